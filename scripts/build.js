@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// Compiles src/ to dist/ and assembles dist/nodes/ so Node-RED finds each
+// node's .js, .html, locales/ and icons/ side by side (Node-RED 4.1 does not
+// serve a package-root icons/ folder for nodes that live in a subfolder).
+'use strict';
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const dist = path.join(root, 'dist');
+
+fs.rmSync(dist, { recursive: true, force: true });
+execFileSync(
+  process.execPath,
+  [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.json')],
+  {
+    stdio: 'inherit',
+  },
+);
+
+const nodesOut = path.join(dist, 'nodes');
+fs.mkdirSync(nodesOut, { recursive: true });
+for (const entry of fs.readdirSync(path.join(root, 'nodes'))) {
+  fs.cpSync(path.join(root, 'nodes', entry), path.join(nodesOut, entry), { recursive: true });
+}
+fs.cpSync(path.join(root, 'icons'), path.join(nodesOut, 'icons'), { recursive: true });
+
+const cli = path.join(dist, 'simulator', 'cli.js');
+if (fs.existsSync(cli)) fs.chmodSync(cli, 0o755);

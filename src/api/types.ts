@@ -1,0 +1,76 @@
+/** Shapes shared by the device client and its users. No Node-RED import here. */
+
+export type Account = 'general' | 'admin';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export type TlsOptions =
+  /** Accept the device's self-signed certificate without checking it. */
+  | { mode: 'insecure' }
+  /** Verify the device's certificate against this PEM (one or more certificates). */
+  | { mode: 'ca'; ca: string }
+  /**
+   * The SHA-256 fingerprint of the device's leaf certificate must match.
+   * Without a fingerprint: trust on first use (pin the first one seen, emit `pinned`).
+   * Accepted forms: `AB:CD:...` or plain hex, any case.
+   */
+  | { mode: 'pin'; fingerprint?: string };
+
+export interface DeviceClientOptions {
+  /** IPv4 address, IPv6 address (with or without brackets) or host name. */
+  host: string;
+  /** Default 443. */
+  port?: number;
+  account: Account;
+  /** May be blank (older deployments). Held in memory only. */
+  password: string;
+  /** Value of `<vendor>-Client-Id`. Default `node-red`. */
+  clientId?: string;
+  /** Value of `<vendor>-Client-Version`. Default: this package's version. */
+  clientVersion?: string;
+  /** Word used in the Authorization scheme and the two client header names. Default `Vendor`. */
+  vendor?: string;
+  /** Default `{ mode: 'insecure' }`. */
+  tls?: TlsOptions;
+  /** Per-request timeout. Default 10000. */
+  timeoutMs?: number;
+  /** Client-side ceiling on requests sent. Default 300 (the device allows about 600). */
+  maxRequestsPerMinute?: number;
+  /** Backoff after a refused login: first delay and cap. Defaults 1000 and 60000. */
+  loginBackoff?: { initialMs?: number; maxMs?: number };
+}
+
+/** The device connection as a user sees it on node status. */
+export type ConnectionState =
+  | 'idle'
+  | 'connecting'
+  | 'connected'
+  | 'auth_failed'
+  | 'unreachable'
+  | 'rate_limited';
+
+export interface DeviceResponse<T = unknown> {
+  statusCode: number;
+  /** Parsed JSON when the body is JSON; the text otherwise; undefined when empty. */
+  body: T;
+  headers: Record<string, string>;
+}
+
+export interface RequestOptions {
+  /** Abort this one request early (the client's own timeout still applies). */
+  signal?: AbortSignal;
+}
+
+/**
+ * What code that reads from a device needs. `DeviceClient` implements it;
+ * anything else (a test double in a unit test of pure code) may too.
+ * A non-2xx answer is thrown as a DeviceError with a stable code.
+ */
+export interface DeviceRequester {
+  request<T = unknown>(
+    method: HttpMethod,
+    path: string,
+    body?: unknown,
+    options?: RequestOptions,
+  ): Promise<DeviceResponse<T>>;
+}
