@@ -1,0 +1,156 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseFault } from './faults';
+import { isErrorFormat, isLayoutSpelling, isSimulatorFirmware, isSimulatorModel } from './guards';
+import { BodyTooLargeError, readBody, sendJson } from './http';
+import type { DeviceSimulator } from './simulator';
+import { isRecord } from './zones';
+
+/** A bad control request: answered 400 with this message. */
+class ControlError extends Error {}
+
+type ControlHandler = (simulator: DeviceSimulator, body: unknown) => unknown;
+
+/**
+ * The simulator's own controls for tests and demos in another process. They need neither client headers nor
+ * authorization, are not rate limited, not recorded and not counted. Mutations answer the new state.
+ */
+const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
+  '/_simulator/state': { GET: (simulator) => simulator.getState() },
+  '/_simulator/requests': { GET: (simulator) => simulator.requests },
+  '/_simulator/zones': {
+    PUT: (simulator, body) => {
+      if (Array.isArray(body)) simulator.setZones(body);
+      else if (isRecord(body) && 'zones' in body) simulator.setZones(body.zones as unknown[]);
+      else throw new ControlError('body must be an array of zones or {"zones": ...}');
+      return simulator.getState();
+    },
+  },
+  '/_simulator/password': {
+    PUT: (simulator, body) => {
+      if (!isRecord(body) || (body.account !== 'general' && body.account !== 'admin')) {
+        throw new ControlError('account must be general or admin');
+      }
+      if (typeof body.password !== 'string') throw new ControlError('password must be a string');
+      simulator.setPassword(body.account, body.password);
+      return simulator.getState();
+    },
+  },
+  '/_simulator/reboot': {
+    POST: (simulator) => {
+      simulator.reboot();
+      return simulator.getState();
+    },
+  },
+  '/_simulator/factory-reset': {
+    POST: (simulator) => {
+      simulator.factoryReset();
+      return simulator.getState();
+    },
+  },
+  '/_simulator/fault': {
+    PUT: (simulator, body) => {
+      try {
+        simulator.setFault(parseFault(body));
+      } catch (error) {
+        throw new ControlError((error as Error).message);
+      }
+      return simulator.getState();
+    },
+  },
+  '/_simulator/model': {
+    PUT: (simulator, body) => {
+      const model = isRecord(body) ? body.model : body;
+      if (!isSimulatorModel(model)) throw new ControlError('model must be "310", "410" or "X"');
+      simulator.setModel(model);
+      return simulator.getState();
+    },
+  },
+  '/_simulator/firmware': {
+    PUT: (simulator, body) => {
+      const firmware = isRecord(body) ? body.firmware : body;
+      const spelling = isRecord(body) ? (body.layoutSpelling ?? body.spelling) : undefined;
+      if (!isSimulatorFirmware(firmware)) throw new ControlError('firmware must be "classic" or "layout"');
+      if (spelling !== undefined && !isLayoutSpelling(spelling)) {
+        throw new ControlError('layoutSpelling must be spec, type-string, zoneId, ZoneLabel or mixed');
+      }
+      simulator.setFirmware(firmware, spelling);
+      return simulator.getState();
+    },
+  },
+  '/_simulator/error-format': {
+    PUT: (simulator, body) => {
+      const format = isRecord(body) ? body.errorFormat : body;
+      if (!isErrorFormat(format)) throw new ControlError('errorFormat must be "errors" or "problem-details"');
+      simulator.setErrorFormat(format);
+      return simulator.getState();
+    },
+  },
+  '/_simulator/rate-limit': {
+    PUT: (simulator, body) => {
+      if (!isRecord(body) || typeof body.perMinute !== 'number') {
+        throw new ControlError('body must be {"perMinute": n, "status"?: 429 | 409}');
+      }
+      const status = body.status;
+      if (status !== undefined && status !== 429 && status !== 409)
+        throw new ControlError('status must be 429 or 409');
+      try {
+        simulator.setRateLimit(body.perMinute, status);
+      } catch (error) {
+        throw new ControlError((error as Error).message);
+      }
+      return simulator.getState();
+    },
+  },
+  '/_simulator/reset-records': {
+    POST: (simulator) => {
+      simulator.resetRecords();
+      return simulator.getState();
+    },
+  },
+};
+
+export async function handleControl(
+  simulator: DeviceSimulator,
+  request: IncomingMessage,
+  response: ServerResponse,
+  path: string,
+): Promise<void> {
+  const control = CONTROLS[path];
+  if (control === undefined) {
+    sendJson(response, 404, { errors: [{ message: 'Not found' }] });
+    return;
+  }
+  const method = request.method ?? '';
+  const handler = control[method];
+  if (handler === undefined) {
+    response.setHeader('Allow', Object.keys(control).join(', '));
+    sendJson(response, 405, { errors: [{ message: 'Method not allowed' }] });
+    return;
+  }
+  try {
+    const body = await readControlBody(request);
+    sendJson(response, 200, handler(simulator, body));
+  } catch (error) {
+    if (error instanceof ControlError) {
+      sendJson(response, 400, { errors: [{ message: error.message }] });
+      return;
+    }
+    throw error;
+  }
+}
+
+async function readControlBody(request: IncomingMessage): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readBody(request, 1024 * 1024);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new ControlError('body too large');
+    throw error;
+  }
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ControlError('body is not valid JSON');
+  }
+}

@@ -1,0 +1,64 @@
+import type { SimulatorFault } from './types';
+import { isRecord } from './zones';
+
+/**
+ * Checks a fault that came from outside (the control endpoint, or a caller without types).
+ * Throws a TypeError naming the first bad member.
+ */
+export function parseFault(value: unknown): SimulatorFault | null {
+  if (value === null) return null;
+  if (!isRecord(value)) throw new TypeError('fault must be an object or null');
+  const path = optionalString(value, 'path');
+  if (path !== undefined && !path.startsWith('/')) throw new TypeError('fault.path must start with "/"');
+  const scope = path === undefined ? {} : { path };
+  switch (value.kind) {
+    case 'latency': {
+      const ms = value.ms;
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+        throw new TypeError('fault.ms must be a number >= 0');
+      }
+      return { kind: 'latency', ms, ...scope };
+    }
+    case 'status': {
+      const status = value.status;
+      if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) {
+        throw new TypeError('fault.status must be an HTTP status from 100 to 599');
+      }
+      const body = optionalString(value, 'body');
+      const contentType = optionalString(value, 'contentType');
+      return {
+        kind: 'status',
+        status,
+        ...(body === undefined ? {} : { body }),
+        ...(contentType === undefined ? {} : { contentType }),
+        ...scope,
+        ...times(value),
+      };
+    }
+    case 'reset':
+      return { kind: 'reset', ...scope, ...times(value) };
+    case 'malformed-json':
+      return { kind: 'malformed-json', ...scope, ...times(value) };
+    case 'wrong-shape':
+      if (!('body' in value)) throw new TypeError('fault.body is required for wrong-shape');
+      return { kind: 'wrong-shape', body: value.body, ...scope, ...times(value) };
+    default:
+      throw new TypeError('fault.kind must be latency, status, reset, malformed-json or wrong-shape');
+  }
+}
+
+function optionalString(value: Record<string, unknown>, key: string): string | undefined {
+  const member = value[key];
+  if (member === undefined) return undefined;
+  if (typeof member !== 'string') throw new TypeError(`fault.${key} must be a string`);
+  return member;
+}
+
+function times(value: Record<string, unknown>): { times?: number } {
+  const count = value.times;
+  if (count === undefined) return {};
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
+    throw new TypeError('fault.times must be an integer >= 1');
+  }
+  return { times: count };
+}

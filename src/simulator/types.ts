@@ -1,0 +1,103 @@
+/** Public shapes of the device simulator. No Node-RED import here. */
+
+export type SimulatorModel = '310' | '410' | 'X';
+
+/** `classic`: zones at `/api/v1/room/zones`. `layout` (newer firmware): zones only inside `/api/v1/room/layout`. */
+export type SimulatorFirmware = 'classic' | 'layout';
+
+/** How zone fields are spelled inside `/api/v1/room/layout`, as seen in different public documents. */
+export type LayoutSpelling = 'spec' | 'type-string' | 'zoneId' | 'ZoneLabel' | 'mixed';
+
+/** `errors`: `{"errors":[{"message"}]}`. `problem-details`: the newer `{type,title,instance,errorLevel,problems}`. */
+export type ErrorFormat = 'errors' | 'problem-details';
+
+export type SimulatorAccount = 'general' | 'admin';
+
+export interface SimulatorOptions {
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default 0: a free port (the CLI defaults to 8443). */
+  port?: number;
+  /** Word in the Authorization scheme and the two client header names. Default 'Vendor'. */
+  vendor?: string;
+  /** Default '410'. */
+  model?: SimulatorModel;
+  /** Default: `general` blank (an older deployment), `admin` the enrollment code. */
+  passwords?: { general?: string; admin?: string };
+  /** Start as after a factory reset: both passwords default to the enrollment code. */
+  factoryReset?: boolean;
+  /** `XXX-XXX-XXX`. Default 'KQ7-4MZ-9TD'. */
+  enrollmentCode?: string;
+  /** Default: three sample zones of the public example room. Not validated, so tests can serve bad shapes. */
+  zones?: unknown[];
+  /** JSON file: an array of zones or `{ zones: [...] }`, at most 8. Ignored when `zones` is given. */
+  zonesFile?: string;
+  /** Default 'classic'. */
+  firmware?: SimulatorFirmware;
+  /** Default 'spec'. */
+  layoutSpelling?: LayoutSpelling;
+  /** Per client (remote address + client id), sliding window of one minute. Default 600. */
+  rateLimitPerMinute?: number;
+  /** Status of a rate-limited answer. Default 429 (one documentation page says 409). */
+  rateLimitStatus?: 429 | 409;
+  /** Shape of every error body. Default 'errors'. */
+  errorFormat?: ErrorFormat;
+  /** Reuse a key and certificate (PEM) instead of making a new self-signed one, e.g. to keep a pinned fingerprint. */
+  tls?: { key: string; cert: string };
+}
+
+/**
+ * A fault replaces the normal answer of matching requests. `path` undefined = every device path
+ * (never `/_simulator/`); `times` undefined = until cleared, otherwise it clears itself after that many.
+ */
+export type SimulatorFault =
+  /** Wait before answering normally. */
+  | { kind: 'latency'; ms: number; path?: string }
+  /** Answer this status; body defaults to an error body in the current format. */
+  | { kind: 'status'; status: number; body?: string; contentType?: string; path?: string; times?: number }
+  /** Destroy the socket without answering. */
+  | { kind: 'reset'; path?: string; times?: number }
+  /** 200 with a truncated JSON body. */
+  | { kind: 'malformed-json'; path?: string; times?: number }
+  /** 200 with this JSON. */
+  | { kind: 'wrong-shape'; body: unknown; path?: string; times?: number };
+
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  /** As received (lower-case names), Authorization included: never print it. */
+  headers: Record<string, string>;
+  /** Status answered; 0 while pending or when the socket was reset. */
+  status: number;
+  /** Arrival, ms since the epoch. */
+  time: number;
+}
+
+export interface SimulatorCounters {
+  /** Logins answered 200. */
+  logins: number;
+  /** Logins refused: 401 wrong password or 400 malformed body. */
+  failedLogins: number;
+  /** Requests answered with the rate-limit status. */
+  rateLimited: number;
+  /** Every device request (not `/_simulator/`) by path without query. */
+  requestsByPath: Record<string, number>;
+}
+
+/** What `GET /_simulator/state` answers. Never holds a password or token. */
+export interface SimulatorState {
+  url: string;
+  vendor: string;
+  model: SimulatorModel;
+  firmware: SimulatorFirmware;
+  layoutSpelling: LayoutSpelling;
+  errorFormat: ErrorFormat;
+  rateLimitPerMinute: number;
+  rateLimitStatus: 429 | 409;
+  fingerprint256: string;
+  accounts: Record<SimulatorAccount, 'blank' | 'set'>;
+  zones: unknown;
+  fault: SimulatorFault | null;
+  counters: SimulatorCounters;
+}
