@@ -38,6 +38,8 @@ export interface DeviceClientOptions {
   maxRequestsPerMinute?: number;
   /** Backoff after a refused login: first delay and cap. Defaults 1000 and 60000. */
   loginBackoff?: { initialMs?: number; maxMs?: number };
+  /** Pause before the next request after a rate-limit answer (429, or 409 "Too many requests"): first delay and cap, doubling. Defaults 1000 and 60000. */
+  rateLimitBackoff?: { initialMs?: number; maxMs?: number };
 }
 
 /** The device connection as a user sees it on node status. */

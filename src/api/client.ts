@@ -1,0 +1,634 @@
+import { EventEmitter } from 'node:events';
+import { createSecureContext } from 'node:tls';
+import { inspect } from 'node:util';
+import { type buildConnector, Pool } from 'undici';
+import { DeviceError } from '../errors';
+import type { ZoneReadResult } from '../zones/types';
+import { deviceMessageFrom, errorFromStatus, errorFromTransport, isTooManyRequests, redact } from './errors';
+import { RequestLimiter } from './limiter';
+import { readRoomZones } from './room-zones';
+import { createPinningConnector, normaliseFingerprint } from './tls';
+import type {
+  Account,
+  ConnectionState,
+  DeviceClientOptions,
+  DeviceRequester,
+  DeviceResponse,
+  HttpMethod,
+  RequestOptions,
+  TlsOptions,
+} from './types';
+import { buildBaseUrl, validateApiPath } from './url';
+import { packageVersion } from './version';
+
+export const LOGIN_PATH = '/api/v1/auth/login';
+
+const DEFAULTS = {
+  vendor: 'Vendor',
+  clientId: 'node-red',
+  timeoutMs: 10_000,
+  maxRequestsPerMinute: 300,
+  loginBackoff: { initialMs: 1000, maxMs: 60_000 },
+  rateLimitBackoff: { initialMs: 1000, maxMs: 60_000 },
+} as const;
+
+const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
+/** RFC 9110 token: the vendor word becomes part of header names and the Authorization scheme. */
+const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Visible ASCII with inner spaces: safe as a header value. */
+const HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+const MAX_CLIENT_HEADER_LENGTH = 500;
+const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+const MINUTE_MS = 60_000;
+
+export interface DeviceClientEvents {
+  /** Emitted on every change of state; the error that caused it, when one did. */
+  state: [state: ConnectionState, error?: DeviceError];
+  /** Trust on first use pinned this certificate fingerprint. */
+  pinned: [fingerprint256: string];
+}
+
+interface Backoff {
+  initialMs: number;
+  maxMs: number;
+}
+
+/** What came back from the device, before it is judged. */
+interface Answer {
+  statusCode: number;
+  headers: Record<string, string>;
+  contentType: string;
+  text: string;
+}
+
+function invalidConfig(message: string): DeviceError {
+  return new DeviceError('INVALID_CONFIG', message);
+}
+
+function validateAccount(account: unknown): Account {
+  if (account === 'general' || account === 'admin') return account;
+  throw invalidConfig(
+    `Account ${typeof account === 'string' ? `'${account}'` : String(account)} is not valid: use 'general' or 'admin' (lowercase)`,
+  );
+}
+
+function validateHeaderText(name: string, value: unknown, fallback: string): string {
+  if (value === undefined || value === '') return fallback;
+  if (typeof value !== 'string' || value.length > MAX_CLIENT_HEADER_LENGTH || !HEADER_VALUE.test(value)) {
+    throw invalidConfig(
+      `${name} must be printable ASCII text of at most ${MAX_CLIENT_HEADER_LENGTH} characters, without leading or trailing spaces`,
+    );
+  }
+  return value;
+}
+
+function validateVendor(vendor: unknown): string {
+  if (vendor === undefined || vendor === '') return DEFAULTS.vendor;
+  if (typeof vendor !== 'string' || !HTTP_TOKEN.test(vendor)) {
+    throw invalidConfig(
+      "Vendor word must be a single HTTP token (letters, digits and !#$%&'*+-.^_`|~, no spaces): it forms header names and the Authorization scheme",
+    );
+  }
+  return vendor;
+}
+
+function validatePositive(name: string, value: unknown, fallback: number, integer = false): number {
+  if (value === undefined) return fallback;
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    value <= 0 ||
+    (integer && !Number.isInteger(value))
+  ) {
+    throw invalidConfig(`${name} must be a positive ${integer ? 'whole ' : ''}number; got ${String(value)}`);
+  }
+  return value;
+}
+
+function validateBackoff(name: string, value: unknown, fallback: Backoff): Backoff {
+  if (value === undefined) return { ...fallback };
+  if (typeof value !== 'object' || value === null)
+    throw invalidConfig(`${name} must be an object {initialMs, maxMs}`);
+  const initialMs = validatePositive(
+    `${name}.initialMs`,
+    Reflect.get(value, 'initialMs'),
+    fallback.initialMs,
+  );
+  const maxMs = validatePositive(
+    `${name}.maxMs`,
+    Reflect.get(value, 'maxMs'),
+    Math.max(fallback.maxMs, initialMs),
+  );
+  if (maxMs < initialMs) throw invalidConfig(`${name}.maxMs must not be smaller than ${name}.initialMs`);
+  return { initialMs, maxMs };
+}
+
+function validateTls(tls: unknown): TlsOptions {
+  if (tls === undefined) return { mode: 'insecure' };
+  const mode = typeof tls === 'object' && tls !== null ? Reflect.get(tls, 'mode') : undefined;
+  if (mode === 'insecure') return { mode };
+  if (mode === 'pin') {
+    const fingerprint: unknown = Reflect.get(tls as object, 'fingerprint');
+    if (fingerprint === undefined || fingerprint === '') return { mode };
+    if (typeof fingerprint !== 'string') throw invalidConfig('TLS fingerprint must be a string');
+    return { mode, fingerprint: normaliseFingerprint(fingerprint) };
+  }
+  if (mode === 'ca') {
+    const ca: unknown = Reflect.get(tls as object, 'ca');
+    if (typeof ca !== 'string' || !ca.includes('-----BEGIN CERTIFICATE-----')) {
+      throw invalidConfig(
+        'TLS mode "ca" needs the CA certificate as PEM text (-----BEGIN CERTIFICATE-----...)',
+      );
+    }
+    try {
+      createSecureContext({ ca });
+    } catch (error) {
+      throw invalidConfig(
+        `The CA certificate PEM cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    return { mode, ca };
+  }
+  throw invalidConfig(`TLS mode must be 'pin', 'ca' or 'insecure'; got ${String(mode)}`);
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+function isSuccess(statusCode: number): boolean {
+  return statusCode >= 200 && statusCode < 300;
+}
+
+/**
+ * The device client: logs in lazily, keeps `authParameters` in memory only, retries once after a
+ * 401, backs off after a refused login or a rate-limit answer, keeps under a request ceiling, shares
+ * identical GETs in flight, and turns every failure into a DeviceError with a stable code.
+ */
+export class DeviceClient extends EventEmitter<DeviceClientEvents> implements DeviceRequester {
+  readonly baseUrl: string;
+  readonly account: Account;
+  readonly vendor: string;
+
+  #password: string;
+  #authParameters: string | undefined;
+  #loginFlight: Promise<string> | undefined;
+  #loginRefusals = 0;
+  #loginBlockedUntil = 0;
+  #lastLoginRefusal: DeviceError | undefined;
+  #rateLimitStrikes = 0;
+  #state: ConnectionState = 'idle';
+  #closed = false;
+  #closing: Promise<void> | undefined;
+  readonly #clientHeaders: Record<string, string>;
+  readonly #timeoutMs: number;
+  readonly #loginBackoff: Backoff;
+  readonly #rateLimitBackoff: Backoff;
+  readonly #limiter: RequestLimiter;
+  readonly #pool: Pool;
+  readonly #pinnedFingerprint: () => string | undefined;
+  readonly #inFlightGets = new Map<string, Promise<DeviceResponse>>();
+  readonly #activeRequests = new Set<AbortController>();
+
+  constructor(options: DeviceClientOptions) {
+    super();
+    if (typeof options !== 'object' || options === null)
+      throw invalidConfig('Device client options are missing');
+    this.baseUrl = buildBaseUrl(options.host, options.port);
+    this.account = validateAccount(options.account);
+    const password: unknown = options.password;
+    if (password !== undefined && password !== null && typeof password !== 'string') {
+      throw invalidConfig('Password must be text (it may be blank)');
+    }
+    this.#password = typeof password === 'string' ? password : '';
+    this.vendor = validateVendor(options.vendor);
+    const clientId = validateHeaderText('Client id', options.clientId, DEFAULTS.clientId);
+    const clientVersion = validateHeaderText('Client version', options.clientVersion, packageVersion());
+    this.#clientHeaders = {
+      [`${this.vendor}-Client-Id`]: clientId,
+      [`${this.vendor}-Client-Version`]: clientVersion,
+    };
+    this.#timeoutMs = validatePositive('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs);
+    const maxRequestsPerMinute = validatePositive(
+      'maxRequestsPerMinute',
+      options.maxRequestsPerMinute,
+      DEFAULTS.maxRequestsPerMinute,
+      true,
+    );
+    this.#loginBackoff = validateBackoff('loginBackoff', options.loginBackoff, DEFAULTS.loginBackoff);
+    this.#rateLimitBackoff = validateBackoff(
+      'rateLimitBackoff',
+      options.rateLimitBackoff,
+      DEFAULTS.rateLimitBackoff,
+    );
+    const tls = validateTls(options.tls);
+
+    let connect: buildConnector.connector | Partial<buildConnector.BuildOptions>;
+    if (tls.mode === 'pin') {
+      const pinning = createPinningConnector({
+        fingerprint: tls.fingerprint,
+        timeoutMs: this.#timeoutMs,
+        baseUrl: this.baseUrl,
+        onPinned: (fingerprint256) => {
+          try {
+            this.emit('pinned', fingerprint256);
+          } catch {
+            // A listener's failure must not break the connection being made.
+          }
+        },
+      });
+      connect = pinning.connector;
+      this.#pinnedFingerprint = pinning.pinned;
+    } else {
+      connect =
+        tls.mode === 'ca'
+          ? { ca: tls.ca, rejectUnauthorized: true, timeout: this.#timeoutMs }
+          : { rejectUnauthorized: false, timeout: this.#timeoutMs };
+      this.#pinnedFingerprint = () => undefined;
+    }
+    this.#limiter = new RequestLimiter(maxRequestsPerMinute, MINUTE_MS);
+    this.#pool = new Pool(this.baseUrl, {
+      connect,
+      connections: 4,
+      headersTimeout: this.#timeoutMs,
+      bodyTimeout: this.#timeoutMs,
+      maxResponseSize: MAX_RESPONSE_BYTES,
+    });
+  }
+
+  get state(): ConnectionState {
+    return this.#state;
+  }
+
+  /** The certificate fingerprint in force in pin mode (configured, or learned on first use). */
+  get pinnedFingerprint(): string | undefined {
+    return this.#pinnedFingerprint();
+  }
+
+  /** Only safe facts: the password, the token and the connection pool stay out of logs. */
+  [inspect.custom](): string {
+    return `DeviceClient { baseUrl: '${this.baseUrl}', account: '${this.account}', state: '${this.#state}' }`;
+  }
+
+  toJSON(): { baseUrl: string; account: Account; state: ConnectionState } {
+    return { baseUrl: this.baseUrl, account: this.account, state: this.#state };
+  }
+
+  async request<T = unknown>(
+    method: HttpMethod,
+    path: string,
+    body?: unknown,
+    options: RequestOptions = {},
+  ): Promise<DeviceResponse<T>> {
+    try {
+      this.#assertOpen();
+      if (!HTTP_METHODS.includes(method)) {
+        throw new DeviceError(
+          'INVALID_INPUT',
+          `Method ${String(method)} is not one of ${HTTP_METHODS.join(', ')}`,
+        );
+      }
+      const apiPath = validateApiPath(path);
+      if (apiPath.split('?')[0] === LOGIN_PATH) {
+        throw new DeviceError(
+          'INVALID_INPUT',
+          'The client logs in by itself: do not call the login endpoint directly',
+        );
+      }
+      const payload = encodeBody(body);
+      if (method === 'GET' && payload === undefined && options.signal === undefined) {
+        return (await this.#sharedGet(apiPath)) as DeviceResponse<T>;
+      }
+      return (await this.#authorizedRequest(method, apiPath, payload, options.signal)) as DeviceResponse<T>;
+    } catch (error) {
+      throw this.#asDeviceError(error);
+    }
+  }
+
+  readRoomZones(): Promise<ZoneReadResult> {
+    return readRoomZones(this);
+  }
+
+  /** Frees every socket and timer; queued and later calls reject with CLOSED. */
+  close(): Promise<void> {
+    if (this.#closing !== undefined) return this.#closing;
+    this.#closed = true;
+    this.#limiter.close();
+    for (const controller of this.#activeRequests) controller.abort();
+    this.#authParameters = undefined;
+    this.#password = '';
+    this.#closing = this.#pool.destroy().catch(() => undefined);
+    return this.#closing;
+  }
+
+  /** Identical GETs in flight share one device request; each caller gets its own copy of the answer. */
+  async #sharedGet(path: string): Promise<DeviceResponse> {
+    const pending = this.#inFlightGets.get(path);
+    if (pending !== undefined) return structuredClone(await pending);
+    const request = this.#authorizedRequest('GET', path, undefined, undefined).finally(() => {
+      this.#inFlightGets.delete(path);
+    });
+    this.#inFlightGets.set(path, request);
+    return request;
+  }
+
+  async #authorizedRequest(
+    method: HttpMethod,
+    path: string,
+    payload: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<DeviceResponse> {
+    let token = await this.#ensureToken();
+    let answer = await this.#exchange(method, path, payload, token, signal);
+    if (answer.statusCode === 401) {
+      // The device forgot this token (reboot, password change): one fresh login, one retry.
+      this.#forgetToken(token);
+      token = await this.#ensureToken();
+      answer = await this.#exchange(method, path, payload, token, signal);
+      if (answer.statusCode === 401) {
+        this.#forgetToken(token);
+        const deviceMessage = deviceMessageFrom(answer.text, answer.contentType);
+        const error = new DeviceError(
+          'AUTH_FAILED',
+          `The device refused account '${this.account}' for ${method} ${path} even right after a fresh login` +
+            (deviceMessage === undefined ? ' (HTTP 401)' : ` (device said: ${deviceMessage})`),
+          { statusCode: 401, ...(deviceMessage === undefined ? {} : { deviceMessage }) },
+        );
+        this.#setState('auth_failed', error);
+        throw error;
+      }
+    }
+    return this.#judge(method, path, answer);
+  }
+
+  /** A non-401 answer to an authorized request: the data, or the error it stands for. */
+  #judge(method: HttpMethod, path: string, answer: Answer): DeviceResponse {
+    this.#setState('connected');
+    if (!isSuccess(answer.statusCode)) {
+      throw errorFromStatus(
+        method,
+        path,
+        answer.statusCode,
+        this.#redact(deviceMessageFrom(answer.text, answer.contentType)),
+        this.account,
+      );
+    }
+    let body: unknown;
+    try {
+      body = parseBody(method, path, answer);
+    } catch (error) {
+      // JSON.parse quotes part of the text in its message: keep anything secret out of it.
+      throw error instanceof DeviceError
+        ? new DeviceError(error.code, redact(error.message, this.#secrets()), {
+            statusCode: answer.statusCode,
+          })
+        : error;
+    }
+    return { statusCode: answer.statusCode, body, headers: answer.headers };
+  }
+
+  #ensureToken(): Promise<string> {
+    if (this.#authParameters !== undefined) return Promise.resolve(this.#authParameters);
+    if (this.#loginFlight !== undefined) return this.#loginFlight;
+    const waitMs = this.#loginBlockedUntil - Date.now();
+    if (waitMs > 0) return Promise.reject(this.#backoffError(waitMs));
+    this.#loginFlight = this.#login().finally(() => {
+      this.#loginFlight = undefined;
+    });
+    return this.#loginFlight;
+  }
+
+  async #login(): Promise<string> {
+    this.#setState('connecting');
+    const body = JSON.stringify({ account: this.account, password: this.#password });
+    const answer = await this.#exchange('POST', LOGIN_PATH, body, undefined, undefined);
+    const deviceMessage = this.#redact(deviceMessageFrom(answer.text, answer.contentType));
+    const details = {
+      statusCode: answer.statusCode,
+      ...(deviceMessage === undefined ? {} : { deviceMessage }),
+    };
+    if (answer.statusCode === 401) {
+      this.#loginRefusals += 1;
+      const delay = Math.min(
+        this.#loginBackoff.initialMs * 2 ** (this.#loginRefusals - 1),
+        this.#loginBackoff.maxMs,
+      );
+      this.#loginBlockedUntil = Date.now() + delay;
+      const error = new DeviceError(
+        'AUTH_FAILED',
+        `Login refused: wrong password for account '${this.account}'` +
+          (deviceMessage === undefined ? ' (HTTP 401)' : ` (device said: ${deviceMessage})`),
+        details,
+      );
+      this.#lastLoginRefusal = error;
+      this.#setState('auth_failed', error);
+      throw error;
+    }
+    if (!isSuccess(answer.statusCode)) {
+      const error = errorFromStatus('POST', LOGIN_PATH, answer.statusCode, deviceMessage, this.account);
+      const hint = answer.statusCode === 400 ? '; check the vendor word, client id and account' : '';
+      throw new DeviceError(error.code, `Login failed: ${error.message}${hint}`, details);
+    }
+    const token = readAuthParameters(answer);
+    this.#loginRefusals = 0;
+    this.#loginBlockedUntil = 0;
+    this.#lastLoginRefusal = undefined;
+    this.#authParameters = token;
+    this.#setState('connected');
+    return token;
+  }
+
+  #backoffError(waitMs: number): DeviceError {
+    const seconds = Math.ceil(waitMs / 1000);
+    const previous = this.#lastLoginRefusal;
+    return new DeviceError(
+      'AUTH_FAILED',
+      `Login refused earlier for account '${this.account}'; not asking the device again for ${seconds} s ` +
+        'so a wrong password cannot flood it. Fix the password (a new configuration starts afresh).',
+      {
+        ...(previous?.statusCode === undefined ? {} : { statusCode: previous.statusCode }),
+        ...(previous?.deviceMessage === undefined ? {} : { deviceMessage: previous.deviceMessage }),
+      },
+    );
+  }
+
+  #forgetToken(token: string): void {
+    // Concurrent callers may all see a 401 for the same old token; only the first clears it.
+    if (this.#authParameters === token) this.#authParameters = undefined;
+  }
+
+  /** One HTTP exchange under the request ceiling and the timeout; rate-limit answers become errors here. */
+  async #exchange(
+    method: HttpMethod,
+    path: string,
+    payload: string | undefined,
+    token: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Answer> {
+    await this.#limiter.acquire(signal);
+    this.#assertOpen();
+    const controller = new AbortController();
+    this.#activeRequests.add(controller);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.#timeoutMs);
+    const abortFromCaller = (): void => controller.abort();
+    signal?.addEventListener('abort', abortFromCaller, { once: true });
+    if (signal?.aborted) controller.abort();
+    let answer: Answer;
+    try {
+      const headers: Record<string, string> = { ...this.#clientHeaders, accept: 'application/json' };
+      if (token !== undefined) headers.authorization = `${this.vendor} ${token}`;
+      if (payload !== undefined) headers['content-type'] = 'application/json';
+      const response = await this.#pool.request({
+        method,
+        path,
+        headers,
+        signal: controller.signal,
+        ...(payload === undefined ? {} : { body: payload }),
+      });
+      const text = await response.body.text();
+      const flatHeaders = flattenHeaders(response.headers);
+      answer = {
+        statusCode: response.statusCode,
+        headers: flatHeaders,
+        contentType: flatHeaders['content-type'] ?? '',
+        text,
+      };
+    } catch (error) {
+      throw this.#transportError(error, timedOut, signal);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', abortFromCaller);
+      this.#activeRequests.delete(controller);
+    }
+    this.#checkRateLimit(method, path, answer);
+    return answer;
+  }
+
+  #checkRateLimit(method: HttpMethod, path: string, answer: Answer): void {
+    const { statusCode } = answer;
+    const deviceMessage =
+      statusCode === 429 || statusCode === 409
+        ? deviceMessageFrom(answer.text, answer.contentType)
+        : undefined;
+    if (statusCode === 429 || (statusCode === 409 && isTooManyRequests(deviceMessage))) {
+      this.#rateLimitStrikes += 1;
+      const pauseMs = Math.min(
+        this.#rateLimitBackoff.initialMs * 2 ** (this.#rateLimitStrikes - 1),
+        this.#rateLimitBackoff.maxMs,
+      );
+      this.#limiter.pauseUntil(Date.now() + pauseMs);
+      const error = errorFromStatus(method, path, statusCode, this.#redact(deviceMessage), this.account);
+      this.#setState('rate_limited', error);
+      throw error;
+    }
+    if (statusCode !== 401) this.#rateLimitStrikes = 0;
+  }
+
+  #transportError(error: unknown, timedOut: boolean, callerSignal: AbortSignal | undefined): DeviceError {
+    if (this.#closed)
+      return new DeviceError('CLOSED', 'The device client was closed while the request was running');
+    if (timedOut) {
+      const timeout = new DeviceError(
+        'TIMEOUT',
+        `The device at ${this.baseUrl} did not answer within ${this.#timeoutMs} ms`,
+      );
+      this.#setState('unreachable', timeout);
+      return timeout;
+    }
+    if (callerSignal?.aborted) return new DeviceError('CLOSED', 'The request was aborted by its caller');
+    const deviceError = errorFromTransport(error, this.baseUrl, this.#timeoutMs, this.#secrets());
+    if (deviceError.code === 'UNREACHABLE' || deviceError.code === 'TIMEOUT' || deviceError.code === 'TLS') {
+      this.#setState('unreachable', deviceError);
+    }
+    return deviceError;
+  }
+
+  #asDeviceError(error: unknown): DeviceError {
+    if (error instanceof DeviceError) return error;
+    if (this.#closed) return new DeviceError('CLOSED', 'The device client is closed');
+    return errorFromTransport(error, this.baseUrl, this.#timeoutMs, this.#secrets());
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new DeviceError('CLOSED', 'The device client is closed');
+  }
+
+  #setState(state: ConnectionState, error?: DeviceError): void {
+    if (this.#state === state) return;
+    this.#state = state;
+    if (error === undefined) this.emit('state', state);
+    else this.emit('state', state, error);
+  }
+
+  #secrets(): (string | undefined)[] {
+    return [this.#password, this.#authParameters];
+  }
+
+  #redact(text: string | undefined): string | undefined {
+    return text === undefined ? undefined : redact(text, this.#secrets());
+  }
+}
+
+function encodeBody(body: unknown): string | undefined {
+  if (body === undefined) return undefined;
+  try {
+    const text = JSON.stringify(body);
+    if (text === undefined) throw new Error('not serialisable');
+    return text;
+  } catch (error) {
+    throw new DeviceError(
+      'INVALID_INPUT',
+      `Request body cannot be sent as JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+function looksLikeJson(answer: Answer): boolean {
+  return /[/+]json\b/i.test(answer.contentType) || /^\s*[{[]/.test(answer.text);
+}
+
+function parseBody(method: HttpMethod, path: string, answer: Answer): unknown {
+  if (answer.text.trim().length === 0) return undefined;
+  if (!looksLikeJson(answer)) return answer.text;
+  try {
+    return JSON.parse(answer.text);
+  } catch (error) {
+    throw new DeviceError(
+      'BAD_RESPONSE',
+      `The device answered ${method} ${path} with JSON that cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+      { statusCode: answer.statusCode },
+    );
+  }
+}
+
+function readAuthParameters(answer: Answer): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    throw new DeviceError(
+      'BAD_RESPONSE',
+      'The login answer is not JSON: expected {"authParameters": "..."}',
+      {
+        statusCode: answer.statusCode,
+      },
+    );
+  }
+  const token = typeof body === 'object' && body !== null ? Reflect.get(body, 'authParameters') : undefined;
+  if (typeof token !== 'string' || !HEADER_VALUE.test(token)) {
+    throw new DeviceError(
+      'BAD_RESPONSE',
+      'The login answer has no usable authParameters (expected a non-empty printable string)',
+      { statusCode: answer.statusCode },
+    );
+  }
+  return token;
+}

@@ -1,0 +1,17 @@
+export { DeviceError, type DeviceErrorCode, isDeviceError } from '../errors';
+export { DeviceClient, type DeviceClientEvents, LOGIN_PATH } from './client';
+export { deviceMessageFrom } from './errors';
+export { LAYOUT_PATH, readRoomZones, ZONES_PATH } from './room-zones';
+export { normaliseFingerprint, readCertificateFingerprint } from './tls';
+export type {
+  Account,
+  ConnectionState,
+  DeviceClientOptions,
+  DeviceRequester,
+  DeviceResponse,
+  HttpMethod,
+  RequestOptions,
+  TlsOptions,
+} from './types';
+export { buildBaseUrl, validateApiPath } from './url';
+export { packageVersion } from './version';

@@ -1,0 +1,214 @@
+import should from 'should';
+import type { ConnectionState } from '../../src/api';
+import { RequestLimiter } from '../../src/api/limiter';
+import { eventually, isSettled, sleep, useHarness } from './helpers';
+
+describe('api/client: shared GETs', () => {
+  const harness = useHarness();
+
+  it('sends identical GETs in flight at the same time as one device request', async () => {
+    const client = harness.client();
+    await client.request('GET', '/api/v1/room/zones');
+    harness.simulator.resetRecords();
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => client.request('GET', '/api/v1/audio')),
+    );
+    should(harness.simulator.counters.requestsByPath['/api/v1/audio']).equal(1);
+    for (const response of responses) should(response.body).eql(responses[0]?.body);
+  });
+
+  it('gives each caller of a shared GET its own copy of the answer', async () => {
+    const client = harness.client();
+    const [first, second] = await Promise.all([
+      client.request<Record<string, unknown>>('GET', '/api/v1/audio'),
+      client.request<Record<string, unknown>>('GET', '/api/v1/audio'),
+    ]);
+    should(first?.body).not.equal(second?.body);
+    if (first !== undefined) first.body.mute = 'changed by the first caller';
+    should(second?.body.mute).not.equal('changed by the first caller');
+  });
+
+  it('shares the failure of a shared GET with every caller', async () => {
+    const client = harness.client();
+    await client.request('GET', '/api/v1/room/zones');
+    harness.simulator.setFault({ kind: 'status', status: 500, path: '/api/v1/audio' });
+    await Promise.all(
+      Array.from({ length: 3 }, () => harness.failure(client.request('GET', '/api/v1/audio'), 'HTTP_ERROR')),
+    );
+    should(harness.simulator.counters.requestsByPath['/api/v1/audio']).equal(1);
+  });
+
+  it('does not share GETs of different paths, nor GETs one after another, nor writes', async () => {
+    const client = harness.client();
+    await Promise.all([client.request('GET', '/api/v1/audio'), client.request('GET', '/api/v1/room/zones')]);
+    await client.request('GET', '/api/v1/audio');
+    await Promise.all([
+      client.request('PATCH', '/api/v1/audio', { mute: true }),
+      client.request('PATCH', '/api/v1/audio', { mute: true }),
+    ]);
+    should(harness.simulator.counters.requestsByPath['/api/v1/audio']).equal(4);
+  });
+});
+
+describe('api/client: client-side request ceiling', () => {
+  const harness = useHarness();
+
+  it('never sends more than maxRequestsPerMinute in a minute; later callers wait, then reject on close', async () => {
+    const client = harness.client({ maxRequestsPerMinute: 3 });
+    const calls = [
+      '/api/v1/audio',
+      '/api/v1/room/zones',
+      '/api/v1/room/layout',
+      '/api/v1',
+      '/api/v1/heartbeat',
+    ].map((path) => client.request('GET', path));
+    // The login and the first two calls fill the minute.
+    await Promise.all(calls.slice(0, 2));
+    await sleep(50);
+    should(harness.simulator.requests).have.length(3);
+    for (const waiting of calls.slice(2)) should(await isSettled(waiting)).be.false();
+    await client.close();
+    for (const waiting of calls.slice(2)) await harness.failure(waiting, 'CLOSED');
+    should(harness.simulator.requests).have.length(3);
+  });
+
+  it('lets waiting callers go in the order they came', async () => {
+    const limiter = new RequestLimiter(2, 100);
+    const order: number[] = [];
+    await Promise.all(
+      [1, 2, 3, 4, 5].map((caller) =>
+        limiter.acquire().then(() => {
+          order.push(caller);
+        }),
+      ),
+    );
+    limiter.close();
+    should(order).eql([1, 2, 3, 4, 5]);
+  });
+
+  it('holds the callers beyond the ceiling back until the window moves on', async () => {
+    const limiter = new RequestLimiter(2, 60_000);
+    await limiter.acquire();
+    await limiter.acquire();
+    const third = limiter.acquire();
+    should(await isSettled(third)).be.false();
+    should(limiter.waiting).equal(1);
+    limiter.close();
+    await should(third).be.rejectedWith({ code: 'CLOSED' });
+  });
+});
+
+describe('api/client: device rate limit (429)', () => {
+  const harness = useHarness({ rateLimitPerMinute: 3 });
+
+  it('reports RATE_LIMITED, never AUTH_FAILED, and does not log in again', async () => {
+    const client = harness.client({ rateLimitBackoff: { initialMs: 20, maxMs: 20 } });
+    const states: ConnectionState[] = [];
+    client.on('state', (state) => states.push(state));
+    await client.request('GET', '/api/v1/audio');
+    await client.request('GET', '/api/v1/room/zones');
+    const error = await harness.failure(client.request('GET', '/api/v1/room/layout'), 'RATE_LIMITED');
+    should(error.statusCode).equal(429);
+    should(error.deviceMessage).equal('Too many requests');
+    should(client.state).equal('rate_limited');
+    should(states).containEql('rate_limited');
+    should(harness.simulator.counters.logins).equal(1);
+    should(harness.simulator.counters.failedLogins).equal(0);
+    should(harness.simulator.counters.rateLimited).equal(1);
+  });
+
+  it('pauses before the next request after a rate-limit answer', async () => {
+    const client = harness.client({ rateLimitBackoff: { initialMs: 60_000, maxMs: 60_000 } });
+    await client.request('GET', '/api/v1/audio');
+    await client.request('GET', '/api/v1/room/zones');
+    await harness.failure(client.request('GET', '/api/v1/room/layout'), 'RATE_LIMITED');
+    const sentBefore = harness.simulator.requests.length;
+    const next = client.request('GET', '/api/v1/audio');
+    await sleep(50);
+    should(await isSettled(next)).be.false();
+    should(harness.simulator.requests).have.length(sentBefore);
+    await client.close();
+    await harness.failure(next, 'CLOSED');
+  });
+});
+
+describe('api/client: rate-limit answers from a status fault', () => {
+  const harness = useHarness();
+
+  it('goes on after the pause, and reports connected again', async () => {
+    const client = harness.client({ rateLimitBackoff: { initialMs: 20, maxMs: 20 } });
+    await client.request('GET', '/api/v1/audio');
+    harness.simulator.setFault({ kind: 'status', status: 429, path: '/api/v1/room/zones', times: 1 });
+    await harness.failure(client.request('GET', '/api/v1/room/zones'), 'RATE_LIMITED');
+    const response = await client.request('GET', '/api/v1/room/zones');
+    should(response.statusCode).equal(200);
+    should(client.state).equal('connected');
+  });
+
+  it('treats a 429 on login as RATE_LIMITED, without login backoff', async () => {
+    const client = harness.client({ rateLimitBackoff: { initialMs: 20, maxMs: 20 } });
+    harness.simulator.setFault({ kind: 'status', status: 429, path: '/api/v1/auth/login', times: 1 });
+    await harness.failure(client.request('GET', '/api/v1/audio'), 'RATE_LIMITED');
+    should(client.state).equal('rate_limited');
+    should((await client.request('GET', '/api/v1/audio')).statusCode).equal(200);
+    should(harness.simulator.counters.logins).equal(1);
+  });
+
+  it('doubles the pause after each rate-limit answer in a row', async () => {
+    const client = harness.client({ rateLimitBackoff: { initialMs: 500, maxMs: 10_000 } });
+    await client.request('GET', '/api/v1/room/zones');
+    harness.simulator.setFault({ kind: 'status', status: 429, path: '/api/v1/audio' });
+    await harness.failure(client.request('GET', '/api/v1/audio'), 'RATE_LIMITED');
+    await sleep(600);
+    await harness.failure(client.request('GET', '/api/v1/audio'), 'RATE_LIMITED');
+    should(harness.simulator.counters.requestsByPath['/api/v1/audio']).equal(2);
+    // The second pause is 1000 ms: 600 ms later the next request still waits.
+    await sleep(600);
+    const next = harness.failure(client.request('GET', '/api/v1/audio'), 'CLOSED');
+    await sleep(50);
+    should(harness.simulator.counters.requestsByPath['/api/v1/audio']).equal(2);
+    await client.close();
+    await next;
+  });
+
+  it('keeps the pause at its cap', async () => {
+    const client = harness.client({ rateLimitBackoff: { initialMs: 50, maxMs: 50 } });
+    harness.simulator.setFault({ kind: 'status', status: 429, path: '/api/v1/audio' });
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      await harness.failure(client.request('GET', '/api/v1/audio'), 'RATE_LIMITED');
+      await sleep(80);
+    }
+    should(harness.simulator.counters.requestsByPath['/api/v1/audio']).equal(3);
+  });
+});
+
+describe('api/client: device rate limit answered as 409', () => {
+  const harness = useHarness({ rateLimitPerMinute: 2, rateLimitStatus: 409 });
+
+  it('reads 409 "Too many requests" as RATE_LIMITED, not as an unsupported model', async () => {
+    const client = harness.client({ rateLimitBackoff: { initialMs: 20, maxMs: 20 } });
+    await client.request('GET', '/api/v1/audio');
+    const error = await harness.failure(client.request('GET', '/api/v1/room/zones'), 'RATE_LIMITED');
+    should(error.statusCode).equal(409);
+    should(client.state).equal('rate_limited');
+    should(harness.simulator.counters.failedLogins).equal(0);
+  });
+});
+
+describe('api/client: requests wait in the queue without a device request', () => {
+  const harness = useHarness();
+
+  it('counts the retry after a 401 against the ceiling as well', async () => {
+    const client = harness.client({ maxRequestsPerMinute: 3 });
+    await client.request('GET', '/api/v1/audio');
+    harness.simulator.reboot();
+    // Login + audio used 2; the stale-token request uses the third; the re-login must wait.
+    const call = client.request('GET', '/api/v1/room/zones');
+    await eventually(() => harness.simulator.requests.length === 3, 'the stale-token request');
+    await sleep(50);
+    should(harness.simulator.requests).have.length(3);
+    should(await isSettled(call)).be.false();
+    await client.close();
+    await harness.failure(call, 'CLOSED');
+  });
+});
