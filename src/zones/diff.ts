@@ -1,0 +1,98 @@
+import { zoneBounds } from './geometry';
+import type { Point, Zone, ZoneChange, ZoneDiff } from './types';
+
+/**
+ * What changed between two reads of a room, matched by zone id.
+ *
+ * Equality is what a user would call "the same configuration":
+ * - any field, at any depth, compared by value; key order never matters;
+ * - `types` compared as a set: the spec makes it one (each type at most once), so a reordered list is
+ *   the same zone purpose;
+ * - the rectangle compared by its bounds: a firmware that names the other pair of corners, or swaps
+ *   point1 and point2, describes the same floor area, and a "changes" flow should stay quiet. Fields a
+ *   corner carries beyond x and y are compared too, pairing the corners either way.
+ *
+ * Ids that repeat (a device fault that validation reports) are paired in order: the second zone with id A
+ * before is compared with the second zone with id A after.
+ */
+export function diffZones(previous: readonly Zone[], next: readonly Zone[]): ZoneDiff {
+  const waiting = new Map<string, Zone[]>();
+  for (const zone of previous) {
+    const sameId = waiting.get(zone.id);
+    if (sameId === undefined) waiting.set(zone.id, [zone]);
+    else sameId.push(zone);
+  }
+
+  const added: Zone[] = [];
+  const changed: ZoneChange[] = [];
+  for (const after of next) {
+    const before = waiting.get(after.id)?.shift();
+    if (before === undefined) added.push(after);
+    else if (!sameZone(before, after)) changed.push({ id: after.id, before, after });
+  }
+
+  const removed = previous.filter((zone) => waiting.get(zone.id)?.includes(zone) === true);
+  return { added, removed, changed };
+}
+
+export function hasChanges(diff: ZoneDiff): boolean {
+  return diff.added.length > 0 || diff.removed.length > 0 || diff.changed.length > 0;
+}
+
+function sameZone(a: Zone, b: Zone): boolean {
+  const { geometry: geometryA, types: typesA, ...restA } = a;
+  const { geometry: geometryB, types: typesB, ...restB } = b;
+  return (
+    sameTypes(typesA, typesB) &&
+    deepEqual(restA, restB) &&
+    sameRectangle(a, b) &&
+    deepEqual(withoutCorners(geometryA), withoutCorners(geometryB)) &&
+    sameCornerExtras(geometryA, geometryB)
+  );
+}
+
+function sameTypes(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const sortedB = [...b].sort();
+  return [...a].sort().every((type, index) => type === sortedB[index]);
+}
+
+function sameRectangle(a: Zone, b: Zone): boolean {
+  const boundsA = zoneBounds(a);
+  const boundsB = zoneBounds(b);
+  return (
+    boundsA.minX === boundsB.minX &&
+    boundsA.minY === boundsB.minY &&
+    boundsA.maxX === boundsB.maxX &&
+    boundsA.maxY === boundsB.maxY
+  );
+}
+
+function withoutCorners(geometry: Zone['geometry']): Record<string, unknown> {
+  const { point1: _point1, point2: _point2, ...rest } = geometry;
+  return rest;
+}
+
+function cornerExtras(point: Point): Record<string, unknown> {
+  const { x: _x, y: _y, ...rest } = point;
+  return rest;
+}
+
+function sameCornerExtras(a: Zone['geometry'], b: Zone['geometry']): boolean {
+  const [a1, a2, b1, b2] = [a.point1, a.point2, b.point1, b.point2].map(cornerExtras);
+  return (deepEqual(a1, b1) && deepEqual(a2, b2)) || (deepEqual(a1, b2) && deepEqual(a2, b1));
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((item, index) => deepEqual(item, b[index]));
+  }
+  const recordA = a as Record<string, unknown>;
+  const recordB = b as Record<string, unknown>;
+  const keysA = Object.keys(recordA);
+  if (keysA.length !== Object.keys(recordB).length) return false;
+  return keysA.every((key) => Object.hasOwn(recordB, key) && deepEqual(recordA[key], recordB[key]));
+}
