@@ -1,0 +1,121 @@
+import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
+import { DeviceClient } from '../api';
+import type { ConnectionState } from '../api/types';
+import { DeviceError, isDeviceError } from '../errors';
+import { readDeviceSettings } from './lib/device-settings';
+import { connectionStatus, invalidConfigStatus, type StatusView } from './lib/status';
+import { registerAdminEndpoints, type StoredDeviceAddress } from './shared/admin';
+import type { DeviceConnection, DeviceUser } from './shared/device';
+
+interface DeviceConfigDef extends NodeDef {
+  host?: string;
+  port?: number | string;
+  account?: string;
+  clientId?: string;
+  vendor?: string;
+  tls?: string;
+  fingerprint?: string;
+  ca?: string;
+  timeout?: number | string;
+}
+
+interface DeviceCredentials {
+  password?: string;
+}
+
+interface DeviceConfigNode extends Node<DeviceCredentials>, DeviceConnection {
+  deviceAddress?: StoredDeviceAddress;
+}
+
+export = (RED: NodeAPI) => {
+  const t = (key: string, params?: Record<string, string | number>) =>
+    RED._(`conference-audio-device.${key}`, params);
+  const translate = (view: StatusView): NodeStatus => ({
+    fill: view.fill,
+    shape: view.shape,
+    text: t(view.key, view.params),
+  });
+
+  function DeviceConfigNode(this: DeviceConfigNode, def: DeviceConfigDef) {
+    RED.nodes.createNode(this, def);
+    const users = new Map<string, DeviceUser>();
+    let state: ConnectionState | 'invalid' = 'idle';
+    let status: NodeStatus = translate(connectionStatus('idle'));
+    let client: DeviceClient | undefined;
+    let configError: DeviceError | undefined;
+
+    try {
+      const settings = readDeviceSettings(def);
+      this.deviceAddress = { host: settings.host, port: settings.port ?? 443 };
+      client = new DeviceClient({ ...settings, password: this.credentials?.password ?? '' });
+    } catch (error) {
+      configError = isDeviceError(error)
+        ? error
+        : new DeviceError('INVALID_CONFIG', 'The device settings could not be read');
+      state = 'invalid';
+      status = translate(invalidConfigStatus());
+      this.error(t('errors.invalidConfig', { message: configError.message }));
+    }
+
+    const show = (user: DeviceUser) => {
+      if (user.onDeviceStatus) user.onDeviceStatus(status, state);
+      else user.status(status);
+    };
+
+    if (client) {
+      client.on('state', (next: ConnectionState, error?: DeviceError) => {
+        state = next;
+        status = translate(connectionStatus(next, error?.code));
+        if (next === 'auth_failed' && error) this.warn(t('errors.authFailed', { message: error.message }));
+        for (const user of users.values()) show(user);
+      });
+      client.on('pinned', (fingerprint: string) => {
+        // Not a secret: logged so the user can copy it into the config and pin it for good.
+        this.log(t('log.pinned', { fingerprint }));
+      });
+    }
+
+    Object.defineProperty(this, 'connectionStatus', { get: () => status, enumerable: false });
+    this.register = (user: DeviceUser) => {
+      users.set(user.id, user);
+      show(user);
+    };
+    this.deregister = (user: DeviceUser, done: () => void) => {
+      users.delete(user.id);
+      user.status({});
+      done();
+    };
+    this.getClient = () => {
+      if (client) return client;
+      throw configError ?? new DeviceError('INVALID_CONFIG', 'The device settings could not be read');
+    };
+
+    this.on('close', (_removed: boolean, done: () => void) => {
+      const closing = client;
+      client = undefined;
+      configError = new DeviceError('CLOSED', 'The device config node was closed (redeploy)');
+      if (!closing) {
+        done();
+        return;
+      }
+      closing.removeAllListeners('state');
+      closing.removeAllListeners('pinned');
+      closing.close().then(
+        () => done(),
+        (error: unknown) => {
+          this.warn(t('errors.close', { message: isDeviceError(error) ? error.message : String(error) }));
+          done();
+        },
+      );
+    });
+  }
+
+  RED.nodes.registerType<DeviceConfigNode, DeviceConfigDef, unknown, DeviceCredentials>(
+    'conference-audio-device',
+    DeviceConfigNode,
+    {
+      credentials: { password: { type: 'password' } },
+    },
+  );
+  registerAdminEndpoints(RED);
+};

@@ -1,0 +1,93 @@
+import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
+import { type DeviceClient, validateApiPath } from '../api';
+import type { HttpMethod } from '../api/types';
+import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
+import { invalidInput, toNodeError } from './shared/errors';
+
+interface RequestDef extends NodeDef {
+  device?: string;
+  method?: string;
+  path?: string;
+}
+
+const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
+const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PATCH', 'PUT']);
+const DEFAULT_PATH = '/api/v1/audio';
+/** Response headers never copied into a message. */
+const HIDDEN_HEADERS = new Set(['set-cookie', 'authorization', 'www-authenticate']);
+
+function readMethod(value: unknown): HttpMethod | undefined {
+  if (typeof value !== 'string') return undefined;
+  const upper = value.trim().toUpperCase();
+  return (METHODS as readonly string[]).includes(upper) ? (upper as HttpMethod) : undefined;
+}
+
+function visibleHeaders(headers: Record<string, string>): Record<string, string> {
+  const visible: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HIDDEN_HEADERS.has(name.toLowerCase())) visible[name] = value;
+  }
+  return visible;
+}
+
+export = (RED: NodeAPI) => {
+  const t = (key: string, params?: Record<string, string | number>) =>
+    RED._(`conference-audio-request.${key}`, params);
+
+  function RequestNode(this: DeviceUser, def: RequestDef) {
+    RED.nodes.createNode(this, def);
+    const configuredMethod = readMethod(def.method) ?? 'GET';
+    const configuredPath =
+      typeof def.path === 'string' && def.path.trim() !== '' ? def.path.trim() : DEFAULT_PATH;
+    const device = useDevice(RED, this, def.device, t('status.noDevice'));
+
+    function prepare(msg: NodeMessageInFlow & Record<string, unknown>) {
+      let method = configuredMethod;
+      if (msg.method !== undefined && msg.method !== '') {
+        const fromMessage = readMethod(msg.method);
+        if (!fromMessage) throw invalidInput(t('errors.method', { methods: METHODS.join(', ') }));
+        method = fromMessage;
+      }
+      const rawPath =
+        typeof msg.path === 'string' && msg.path.trim() !== '' ? msg.path.trim() : configuredPath;
+      const path = validateApiPath(rawPath);
+      // The login answer carries the token: it must never become a message.
+      if (/^\/api\/v1\/auth(\/|$|\?)/i.test(path)) throw invalidInput(t('errors.authPath'));
+      const body = METHODS_WITH_BODY.has(method) && msg.payload !== undefined ? msg.payload : undefined;
+      return { method, path, body };
+    }
+
+    this.on(
+      'input',
+      (
+        msg: NodeMessageInFlow,
+        send: (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void,
+        done: (err?: Error) => void,
+      ) => {
+        const message = msg as NodeMessageInFlow & Record<string, unknown>;
+        let request: ReturnType<typeof prepare>;
+        let client: DeviceClient;
+        try {
+          if (!device) throw noDeviceError();
+          request = prepare(message);
+          client = device.getClient();
+        } catch (error) {
+          done(toNodeError(error));
+          return;
+        }
+        client
+          .request(request.method, request.path, request.body)
+          .then((response) => {
+            message.payload = response.body;
+            message.statusCode = response.statusCode;
+            message.headers = visibleHeaders(response.headers);
+            send(message);
+            done();
+          })
+          .catch((error: unknown) => done(toNodeError(error)));
+      },
+    );
+  }
+
+  RED.nodes.registerType('conference-audio-request', RequestNode);
+};

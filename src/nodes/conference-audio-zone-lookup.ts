@@ -1,0 +1,98 @@
+import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
+import { withGeometry, zonesContaining } from '../zones';
+import type { Zone, ZoneWithGeometry } from '../zones/types';
+import { readPoint } from './lib/point';
+import { TtlCache } from './lib/ttl-cache';
+import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
+import { invalidInput, toNodeError } from './shared/errors';
+
+interface LookupDef extends NodeDef {
+  device?: string;
+  property?: string;
+  maxAge?: number | string;
+}
+
+const DEFAULT_MAX_AGE_SECONDS = 60;
+
+type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
+
+export = (RED: NodeAPI) => {
+  const t = (key: string, params?: Record<string, string | number>) =>
+    RED._(`conference-audio-zone-lookup.${key}`, params);
+
+  /** Zones handed in with the message: checked here so a bad one is INVALID_INPUT, not a crash. */
+  function zonesFromMessage(value: unknown[]): ZoneWithGeometry[] {
+    return value.map((candidate, index) => {
+      try {
+        return withGeometry(candidate as Zone);
+      } catch {
+        throw invalidInput(t('errors.badZone', { index }));
+      }
+    });
+  }
+
+  function LookupNode(this: DeviceUser, def: LookupDef) {
+    RED.nodes.createNode(this, def);
+    const property =
+      typeof def.property === 'string' && def.property.trim() !== '' ? def.property.trim() : 'payload';
+    const maxAgeSeconds = Number(def.maxAge ?? DEFAULT_MAX_AGE_SECONDS);
+    const maxAgeMs =
+      Number.isFinite(maxAgeSeconds) && maxAgeSeconds >= 0
+        ? maxAgeSeconds * 1000
+        : DEFAULT_MAX_AGE_SECONDS * 1000;
+    // Zones from messages only: a device is optional, so no "no device" status.
+    const device = def.device ? useDevice(RED, this, def.device, t('status.noDevice')) : undefined;
+    // Geometry is derived once per read, not once per point: lookups may come several times a second.
+    const cache = new TtlCache<ZoneWithGeometry[]>(async () => {
+      if (!device) throw noDeviceError();
+      const read = await device.getClient().readRoomZones();
+      return read.zones.map((zone) => withGeometry(zone));
+    }, maxAgeMs);
+
+    this.on('input', (msg: NodeMessageInFlow, send: SendFn, done: (err?: Error) => void) => {
+      const message = msg as NodeMessageInFlow & Record<string, unknown>;
+      let value: unknown;
+      try {
+        value = RED.util.getMessageProperty(message, property);
+      } catch {
+        value = undefined;
+      }
+      const reading = readPoint(value);
+      if (!reading.ok) {
+        done(
+          toNodeError(
+            invalidInput(t('errors.badPoint', { property: `msg.${property}`, reason: reading.reason })),
+          ),
+        );
+        return;
+      }
+      const point = reading.point;
+      let zonesPromise: Promise<ZoneWithGeometry[]>;
+      try {
+        zonesPromise = Array.isArray(message.zones)
+          ? Promise.resolve(zonesFromMessage(message.zones))
+          : cache.get();
+      } catch (error) {
+        done(toNodeError(error));
+        return;
+      }
+      zonesPromise.then(
+        (zones) => {
+          const containing = zonesContaining(zones, point);
+          if (containing.length === 0) {
+            send([null, message]);
+          } else {
+            message.payload = containing;
+            message.zone = containing[0];
+            message.point = point;
+            send([message, null]);
+          }
+          done();
+        },
+        (error: unknown) => done(toNodeError(error)),
+      );
+    });
+  }
+
+  RED.nodes.registerType('conference-audio-zone-lookup', LookupNode);
+};

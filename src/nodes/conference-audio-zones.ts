@@ -1,0 +1,180 @@
+import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
+import type { ConnectionState } from '../api/types';
+import type { ZoneReadResult } from '../zones/types';
+import { Poller } from './lib/poller';
+import { SingleFlight } from './lib/single-flight';
+import { clockTime } from './lib/status';
+import { arrayParts, ZoneChangeTracker, zonesWithGeometry, zoneTopic } from './lib/zone-messages';
+import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
+import { errorCode, toNodeError } from './shared/errors';
+
+type OutputMode = 'all' | 'each' | 'changes';
+
+interface ZonesDef extends NodeDef {
+  device?: string;
+  output?: string;
+  interval?: number | string;
+  onStart?: boolean;
+  topic?: string;
+}
+
+/** Poll no faster than this unless settings.js says otherwise: the device allows about 600 requests a minute. */
+const MIN_INTERVAL_SECONDS = 5;
+
+type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
+
+export = (RED: NodeAPI) => {
+  const t = (key: string, params?: Record<string, string | number>) =>
+    RED._(`conference-audio-zones.${key}`, params);
+
+  function minimumInterval(): number {
+    const configured: unknown = (RED.settings as unknown as Record<string, unknown>)
+      .conferenceAudioZonesMinInterval;
+    return typeof configured === 'number' && Number.isFinite(configured) && configured > 0
+      ? configured
+      : MIN_INTERVAL_SECONDS;
+  }
+
+  function ZonesNode(this: DeviceUser, def: ZonesDef) {
+    RED.nodes.createNode(this, def);
+    const node: DeviceUser = this;
+    const mode: OutputMode = def.output === 'each' || def.output === 'changes' ? def.output : 'all';
+    const baseTopic = typeof def.topic === 'string' ? def.topic : 'zones';
+    const tracker = new ZoneChangeTracker();
+    let closed = false;
+    let lastRead: { count: number; at: Date } | undefined;
+    let lastErrorCode: string | undefined;
+
+    const showRead = () => {
+      if (!lastRead) return;
+      node.status({
+        fill: 'green',
+        shape: 'dot',
+        text: t('status.read', { count: lastRead.count, time: clockTime(lastRead.at) }),
+      });
+    };
+    node.onDeviceStatus = (status: NodeStatus, state: ConnectionState | 'invalid') => {
+      // Once zones were read, "connected" is better told by the count and time of the last read.
+      if (state === 'connected' && lastRead) showRead();
+      else node.status(status);
+    };
+
+    const device = useDevice(RED, node, def.device, t('status.noDevice'));
+    const reader = new SingleFlight<ZoneReadResult>(async () => {
+      if (!device) throw noDeviceError();
+      return device.getClient().readRoomZones();
+    });
+
+    /** The messages for one read; `base` is the input message (kept) or a fresh one. */
+    function messagesFor(read: ZoneReadResult, base: NodeMessage): NodeMessage[] {
+      const topic = baseTopic !== '' ? baseTopic : typeof base.topic === 'string' ? base.topic : '';
+      if (mode === 'each') {
+        const zones = zonesWithGeometry(read.zones);
+        const groupId = RED.util.generateId();
+        const outer = (base as { parts?: unknown }).parts;
+        return zones.map((zone, index) => {
+          const msg = RED.util.cloneMessage(base) as NodeMessage & Record<string, unknown>;
+          msg.payload = zone;
+          msg.topic = zoneTopic(topic, zone);
+          msg.parts = arrayParts(groupId, index, zones.length, outer);
+          msg.source = read.source;
+          return msg;
+        });
+      }
+      const msg = base as NodeMessage & Record<string, unknown>;
+      if (mode === 'changes') {
+        const changes = tracker.update(read.zones);
+        if (!changes) return [];
+        msg.payload = changes;
+      } else {
+        msg.payload = zonesWithGeometry(read.zones);
+      }
+      msg.topic = topic;
+      msg.source = read.source;
+      if (read.warnings.length > 0) msg.warnings = read.warnings;
+      else delete msg.warnings;
+      return [msg];
+    }
+
+    function sendAll(messages: NodeMessage[], send: SendFn) {
+      // One call with an array on the only output sends them in order.
+      if (messages.length > 0) send([messages]);
+    }
+
+    function recordSuccess(read: ZoneReadResult) {
+      lastErrorCode = undefined;
+      lastRead = { count: read.zones.length, at: new Date() };
+      showRead();
+    }
+
+    function recordFailure(error: unknown) {
+      node.status({ fill: 'red', shape: 'ring', text: t('status.error', { code: errorCode(error) }) });
+    }
+
+    /** A timer or deploy read: reports an error to Catch only when it differs from the previous one. */
+    async function backgroundRead(): Promise<void> {
+      try {
+        const read = await reader.run();
+        if (closed) return;
+        recordSuccess(read);
+        sendAll(messagesFor(read, { topic: baseTopic } as NodeMessage), (m) => node.send(m));
+      } catch (error) {
+        if (closed) return;
+        recordFailure(error);
+        const code = errorCode(error);
+        if (code !== lastErrorCode) {
+          lastErrorCode = code;
+          node.error(toNodeError(error), { topic: baseTopic } as NodeMessage);
+        }
+      }
+    }
+
+    node.on('input', (msg: NodeMessageInFlow, send: SendFn, done: (err?: Error) => void) => {
+      reader.run().then(
+        (read) => {
+          if (closed) {
+            done();
+            return;
+          }
+          recordSuccess(read);
+          try {
+            sendAll(messagesFor(read, msg), send);
+            done();
+          } catch (error) {
+            done(toNodeError(error));
+          }
+        },
+        (error: unknown) => {
+          if (!closed) recordFailure(error);
+          done(toNodeError(error));
+        },
+      );
+    });
+
+    const intervalSeconds = Number(def.interval ?? 0);
+    let poller: Poller | undefined;
+    let startRead: NodeJS.Immediate | undefined;
+    if (device && Number.isFinite(intervalSeconds) && intervalSeconds > 0) {
+      const seconds = Math.max(intervalSeconds, minimumInterval());
+      if (seconds !== intervalSeconds)
+        node.warn(t('errors.intervalRaised', { interval: intervalSeconds, seconds }));
+      poller = new Poller({ intervalMs: seconds * 1000, task: backgroundRead });
+      poller.start();
+    }
+    if (def.onStart === true && device) {
+      // After the deploy finished, so the first read's status and messages reach a started flow.
+      startRead = setImmediate(() => {
+        startRead = undefined;
+        void (poller ? poller.runNow() : backgroundRead());
+      });
+    }
+
+    node.on('close', () => {
+      closed = true;
+      poller?.stop();
+      if (startRead) clearImmediate(startRead);
+    });
+  }
+
+  RED.nodes.registerType('conference-audio-zones', ZonesNode);
+};

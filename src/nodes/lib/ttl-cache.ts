@@ -1,0 +1,40 @@
+import { SingleFlight } from './single-flight';
+
+/**
+ * Caches one value for `maxAgeMs` after it was loaded. Concurrent callers
+ * while a load runs share that load; a failed load is not cached, so the
+ * next caller tries again. `maxAgeMs` 0 caches nothing but still shares
+ * concurrent loads.
+ */
+export class TtlCache<T> {
+  private value: { data: T; loadedAt: number } | undefined;
+  private readonly flight: SingleFlight<T>;
+  /** Loads started (for tests and diagnostics). */
+  loads = 0;
+
+  constructor(
+    load: () => Promise<T>,
+    private readonly maxAgeMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    if (!(Number.isFinite(maxAgeMs) && maxAgeMs >= 0)) {
+      throw new RangeError(`maxAgeMs must be a number >= 0, got ${String(maxAgeMs)}`);
+    }
+    this.flight = new SingleFlight(async () => {
+      this.loads++;
+      const data = await load();
+      this.value = { data, loadedAt: this.now() };
+      return data;
+    });
+  }
+
+  get(): Promise<T> {
+    const cached = this.value;
+    if (cached && this.now() - cached.loadedAt < this.maxAgeMs) return Promise.resolve(cached.data);
+    return this.flight.run();
+  }
+
+  invalidate(): void {
+    this.value = undefined;
+  }
+}

@@ -1,0 +1,209 @@
+import type { NodeAPI } from 'node-red';
+import { DeviceClient, readCertificateFingerprint } from '../../api';
+import type { DeviceClientOptions } from '../../api/types';
+import { DeviceError, isDeviceError } from '../../errors';
+import { renderZoneMap } from '../../zones';
+import type { ZoneReadResult } from '../../zones/types';
+import {
+  type DeviceSettingsInput,
+  readDeviceSettings,
+  readPort,
+  readTimeoutMs,
+} from '../lib/device-settings';
+import { findDevice } from './device';
+
+/** What the editor sends for a password field the user did not change. */
+export const UNCHANGED_PASSWORD = '__PWRD__';
+export const ADMIN_PERMISSION = 'conference-audio-device.write';
+
+/** Where a deployed config node points, to decide whether its stored password may be used. */
+export interface StoredDeviceAddress {
+  host: string;
+  port: number;
+}
+
+interface AdminError {
+  ok: false;
+  error: { code: string; message: string };
+}
+
+function failure(error: unknown): AdminError {
+  if (isDeviceError(error)) return { ok: false, error: { code: error.code, message: error.message } };
+  // Anything else is a bug of ours: say so without echoing an object that could hold request data.
+  return { ok: false, error: { code: 'ERROR', message: 'Unexpected error, see the Node-RED log' } };
+}
+
+function bodyOf(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+function storedAddressOf(node: unknown): StoredDeviceAddress | undefined {
+  if (typeof node !== 'object' || node === null) return undefined;
+  const address = (node as { deviceAddress?: unknown }).deviceAddress;
+  if (typeof address !== 'object' || address === null) return undefined;
+  const { host, port } = address as { host?: unknown; port?: unknown };
+  return typeof host === 'string' && typeof port === 'number' ? { host, port } : undefined;
+}
+
+/**
+ * The password for a throwaway client. An unchanged field means "the stored
+ * one of that config node", which is only sent to the address it was saved
+ * for: a dialog whose host was edited must have its password typed again.
+ */
+function passwordFor(
+  RED: NodeAPI,
+  body: Record<string, unknown>,
+  settings: { host: string; port?: number },
+): string {
+  const given = body.password;
+  if (given !== UNCHANGED_PASSWORD) return typeof given === 'string' ? given : '';
+  const id = typeof body.id === 'string' ? body.id : '';
+  const stored = storedAddressOf(id === '' ? undefined : RED.nodes.getNode(id));
+  if (stored === undefined) {
+    throw new DeviceError(
+      'INVALID_INPUT',
+      'No stored password for this device yet: deploy it or type the password',
+    );
+  }
+  if (stored.host !== settings.host || stored.port !== settings.port) {
+    throw new DeviceError(
+      'INVALID_INPUT',
+      'The stored password is only sent to the address it was saved for: type the password to test a new address',
+    );
+  }
+  const credentials = bodyOf(RED.nodes.getCredentials(id));
+  return typeof credentials.password === 'string' ? credentials.password : '';
+}
+
+function throwawayOptions(RED: NodeAPI, body: Record<string, unknown>): DeviceClientOptions {
+  const settings = readDeviceSettings(body as DeviceSettingsInput);
+  return { ...settings, password: passwordFor(RED, body, settings) };
+}
+
+async function withThrowawayClient<T>(
+  options: DeviceClientOptions,
+  use: (client: DeviceClient) => Promise<T>,
+) {
+  const client = new DeviceClient(options);
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
+export interface TestConnectionAnswer {
+  ok: true;
+  zonesSupported: boolean;
+  count: number;
+  source?: string;
+  warnings: string[];
+  fingerprint?: string;
+}
+
+async function testConnection(RED: NodeAPI, raw: unknown): Promise<TestConnectionAnswer | AdminError> {
+  try {
+    const options = throwawayOptions(RED, bodyOf(raw));
+    let pinned: string | undefined;
+    return await withThrowawayClient(options, async (client) => {
+      client.on('pinned', (fingerprint: string) => {
+        pinned = fingerprint;
+      });
+      try {
+        const read = await client.readRoomZones();
+        return {
+          ok: true as const,
+          zonesSupported: true,
+          count: read.zones.length,
+          source: read.source,
+          warnings: read.warnings.map((warning) => warning.code),
+          ...(pinned !== undefined ? { fingerprint: pinned } : {}),
+        };
+      } catch (error) {
+        // The login worked (the device answered the zone request): a model without zones is a success.
+        if (isDeviceError(error) && error.code === 'UNSUPPORTED_MODEL') {
+          return {
+            ok: true as const,
+            zonesSupported: false,
+            count: 0,
+            warnings: [],
+            ...(pinned !== undefined ? { fingerprint: pinned } : {}),
+          };
+        }
+        throw error;
+      }
+    });
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+async function readCertificate(raw: unknown) {
+  try {
+    const body = bodyOf(raw);
+    const host = typeof body.host === 'string' ? body.host.trim() : '';
+    if (host === '')
+      throw new DeviceError('INVALID_CONFIG', 'Host is empty: enter the device IP address or host name');
+    const certificate = await readCertificateFingerprint(
+      host,
+      readPort(body.port),
+      readTimeoutMs(body.timeout),
+    );
+    return { ok: true as const, ...certificate };
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+async function zoneMap(RED: NodeAPI, raw: unknown) {
+  try {
+    const body = bodyOf(raw);
+    let read: ZoneReadResult;
+    if (typeof body.host === 'string' && body.host.trim() !== '') {
+      read = await withThrowawayClient(throwawayOptions(RED, body), (client) => client.readRoomZones());
+    } else {
+      const device = findDevice(RED, body.device ?? body.id);
+      if (device === undefined) {
+        throw new DeviceError(
+          'INVALID_CONFIG',
+          'The device config node is not deployed yet: deploy it first',
+        );
+      }
+      read = await device.getClient().readRoomZones();
+    }
+    return {
+      ok: true as const,
+      svg: renderZoneMap(read.zones),
+      count: read.zones.length,
+      source: read.source,
+      warnings: read.warnings.map((warning) => ({ code: warning.code, message: warning.message })),
+    };
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+/** The editor's buttons: test connection, read certificate, show the zone map. */
+export function registerAdminEndpoints(RED: NodeAPI): void {
+  const allowed = RED.auth.needsPermission(ADMIN_PERMISSION);
+  RED.httpAdmin.post('/conference-audio/test-connection', allowed, (req, res) => {
+    testConnection(RED, req.body).then(
+      (answer) => res.json(answer),
+      () => res.status(500).json({ ok: false, error: { code: 'ERROR', message: 'Unexpected error' } }),
+    );
+  });
+  RED.httpAdmin.post('/conference-audio/certificate', allowed, (req, res) => {
+    readCertificate(req.body).then(
+      (answer) => res.json(answer),
+      () => res.status(500).json({ ok: false, error: { code: 'ERROR', message: 'Unexpected error' } }),
+    );
+  });
+  RED.httpAdmin.post('/conference-audio/zone-map', allowed, (req, res) => {
+    zoneMap(RED, req.body).then(
+      (answer) => res.json(answer),
+      () => res.status(500).json({ ok: false, error: { code: 'ERROR', message: 'Unexpected error' } }),
+    );
+  });
+}

@@ -1,0 +1,196 @@
+import { inspect } from 'node:util';
+import should from 'should';
+import { type DeviceSimulator, startSimulator } from '../../src/simulator';
+import {
+  allLogText,
+  catchModule,
+  counter,
+  deviceConfig,
+  helper,
+  nodeModules,
+  statusWhere,
+  tab,
+  until,
+} from './support';
+
+const PASSWORD = 'Sup3r-Secret-Pw!';
+
+function requestNode(id: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id,
+    type: 'conference-audio-request',
+    z: 'f1',
+    device: 'device',
+    method: 'GET',
+    path: '/api/v1/audio',
+    wires: [['out']],
+    ...extra,
+  };
+}
+
+const outNode = { id: 'out', type: 'helper', z: 'f1' };
+
+describe('device config node (conference-audio-device)', () => {
+  let sim: DeviceSimulator;
+
+  beforeEach(async () => {
+    sim = await startSimulator({ port: 0, passwords: { general: PASSWORD } });
+  });
+
+  afterEach(async () => {
+    await helper.unload();
+    await sim.close();
+  });
+
+  it('shows connecting, then connected on every node using the device', async () => {
+    await helper.load(
+      nodeModules(),
+      [tab, deviceConfig(sim), requestNode('n-a'), requestNode('n-b'), outNode],
+      {
+        device: { password: PASSWORD },
+      },
+    );
+    const a = helper.getNode('n-a');
+    const b = helper.getNode('n-b');
+    const connecting = statusWhere(a, (s) => s.text === 'connecting');
+    const connectedA = statusWhere(a, (s) => s.text === 'connected');
+    const connectedB = statusWhere(b, (s) => s.text === 'connected');
+    a.receive({});
+    should((await connecting).fill).equal('yellow');
+    should(await connectedA).eql({ fill: 'green', shape: 'dot', text: 'connected' });
+    should((await connectedB).fill).equal('green');
+  });
+
+  it('shares one login between two nodes on one device', async () => {
+    await helper.load(
+      nodeModules(),
+      [
+        tab,
+        deviceConfig(sim),
+        requestNode('n-a'),
+        {
+          id: 'n-zones',
+          type: 'conference-audio-zones',
+          z: 'f1',
+          device: 'device',
+          output: 'all',
+          interval: 0,
+          topic: 'zones',
+          wires: [['out']],
+        },
+        outNode,
+      ],
+      { device: { password: PASSWORD } },
+    );
+    const out = counter(helper.getNode('out'));
+    helper.getNode('n-a').receive({});
+    helper.getNode('n-zones').receive({});
+    await until(() => out.count === 2, 'both answers');
+    helper.getNode('n-a').receive({});
+    await until(() => out.count === 3, 'a third answer');
+    should(sim.counters.logins).equal(1);
+  });
+
+  it('shows auth failed for a wrong password and keeps the password out of every output', async () => {
+    await helper.load(
+      nodeModules(catchModule),
+      [
+        tab,
+        deviceConfig(sim),
+        requestNode('n-a'),
+        outNode,
+        { id: 'n-catch', type: 'catch', z: 'f1', scope: ['n-a'], uncaught: false, wires: [['failed']] },
+        { id: 'failed', type: 'helper', z: 'f1' },
+      ],
+      { device: { password: `${PASSWORD}-wrong` } },
+    );
+    const a = helper.getNode('n-a');
+    const failed = counter(helper.getNode('failed'));
+    const status = statusWhere(a, (s) => s.text === 'auth failed');
+    a.receive({});
+    should((await status).fill).equal('red');
+    await until(() => failed.count === 1, 'the caught error');
+    should((failed.messages[0].error as { code: string }).code).equal('AUTH_FAILED');
+    const everything = [
+      JSON.stringify(failed.messages),
+      inspect(failed.messages, { depth: 10 }),
+      allLogText(),
+      JSON.stringify((a.status as unknown as { args: unknown[][] }).args ?? []),
+    ].join('\n');
+    should(everything).not.containEql(PASSWORD);
+  });
+
+  it('shows unreachable when nothing answers at the address', async () => {
+    const closed = await startSimulator({ port: 0 });
+    const port = Number(new URL(closed.url).port);
+    await closed.close();
+    await helper.load(nodeModules(), [tab, { ...deviceConfig(sim), port }, requestNode('n-a'), outNode]);
+    const a = helper.getNode('n-a');
+    const status = statusWhere(a, (s) => s.text === 'unreachable');
+    a.receive({});
+    should((await status).fill).equal('red');
+  });
+
+  it('shows invalid configuration and fails inputs with INVALID_CONFIG for a bad host', async () => {
+    await helper.load(nodeModules(catchModule), [
+      tab,
+      { ...deviceConfig(sim), host: 'http://bad host' },
+      requestNode('n-a'),
+      outNode,
+      { id: 'n-catch', type: 'catch', z: 'f1', scope: ['n-a'], uncaught: false, wires: [['failed']] },
+      { id: 'failed', type: 'helper', z: 'f1' },
+    ]);
+    const failed = counter(helper.getNode('failed'));
+    helper.getNode('n-a').receive({});
+    await until(() => failed.count === 1, 'the caught error');
+    should((failed.messages[0].error as { code: string }).code).equal('INVALID_CONFIG');
+    const statuses = (helper.getNode('n-a').status as unknown as { args: Array<[{ text?: string }]> }).args;
+    should(statuses.map(([s]) => s.text)).containEql('invalid configuration');
+  });
+
+  it('logs a fingerprint pinned on first use once, so the user can copy it', async () => {
+    await helper.load(nodeModules(), [tab, deviceConfig(sim, { tls: 'pin' }), requestNode('n-a'), outNode], {
+      device: { password: PASSWORD },
+    });
+    const out = counter(helper.getNode('out'));
+    helper.getNode('n-a').receive({});
+    helper.getNode('n-a').receive({});
+    await until(() => out.count === 2, 'two answers');
+    const lines = allLogText()
+      .split('\n')
+      .filter((line) => line.includes('Pinned the device certificate'));
+    should(lines).have.length(1);
+    should(lines[0]).containEql(sim.fingerprint256);
+  });
+
+  it('refuses a device whose certificate does not match the pinned fingerprint', async () => {
+    await helper.load(
+      nodeModules(),
+      [tab, deviceConfig(sim, { tls: 'pin', fingerprint: 'AB'.repeat(32) }), requestNode('n-a'), outNode],
+      { device: { password: PASSWORD } },
+    );
+    const a = helper.getNode('n-a');
+    const status = statusWhere(a, (s) => s.text === 'certificate rejected');
+    a.receive({});
+    should((await status).fill).equal('red');
+    should(sim.counters.logins).equal(0);
+  });
+
+  it('logs in afresh after a redeploy with a changed password', async () => {
+    await helper.load(nodeModules(), [tab, deviceConfig(sim), requestNode('n-a'), outNode], {
+      device: { password: PASSWORD },
+    });
+    let out = counter(helper.getNode('out'));
+    helper.getNode('n-a').receive({});
+    await until(() => out.count === 1, 'the first answer');
+    await helper.unload();
+    sim.setPassword('general', 'N3w-Password');
+    await helper.load(nodeModules(), [tab, deviceConfig(sim), requestNode('n-a'), outNode], {
+      device: { password: 'N3w-Password' },
+    });
+    out = counter(helper.getNode('out'));
+    helper.getNode('n-a').receive({});
+    await until(() => out.count === 1, 'the answer after redeploy');
+    should(sim.counters.logins).equal(2);
+  });
+});

@@ -1,0 +1,276 @@
+import should from 'should';
+import { DeviceError } from '../../src/errors';
+import { readDeviceSettings } from '../../src/nodes/lib/device-settings';
+import { readPoint } from '../../src/nodes/lib/point';
+import { Poller } from '../../src/nodes/lib/poller';
+import { SingleFlight } from '../../src/nodes/lib/single-flight';
+import { clockTime, connectionStatus } from '../../src/nodes/lib/status';
+import { TtlCache } from '../../src/nodes/lib/ttl-cache';
+import { arrayParts, ZoneChangeTracker } from '../../src/nodes/lib/zone-messages';
+import type { Zone } from '../../src/zones/types';
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+function zone(id: string, x1: number, y1: number, x2: number, y2: number, label = id): Zone {
+  return {
+    id,
+    label,
+    types: ['Switching'],
+    geometry: { point1: { x: x1, y: y1 }, point2: { x: x2, y: y2 } },
+  };
+}
+
+function expectInvalidConfig(fn: () => unknown, pattern: RegExp) {
+  try {
+    fn();
+  } catch (error) {
+    should(error).be.instanceOf(DeviceError);
+    should((error as DeviceError).code).equal('INVALID_CONFIG');
+    should((error as DeviceError).message).match(pattern);
+    return;
+  }
+  throw new Error('expected INVALID_CONFIG');
+}
+
+describe('nodes/lib', () => {
+  describe('Poller', () => {
+    it('skips ticks while a run is still busy instead of starting another', async () => {
+      const gate = deferred<void>();
+      let concurrent = 0;
+      let maxConcurrent = 0;
+      const poller = new Poller({
+        intervalMs: 5,
+        task: async () => {
+          concurrent++;
+          maxConcurrent = Math.max(maxConcurrent, concurrent);
+          await gate.promise;
+          concurrent--;
+        },
+      });
+      poller.start();
+      while (poller.skippedTicks < 3) await new Promise((r) => setTimeout(r, 5));
+      should(poller.runs).equal(1);
+      gate.resolve();
+      poller.stop();
+      should(maxConcurrent).equal(1);
+    });
+
+    it('hands a failing run to onError and keeps polling', async () => {
+      const errors: unknown[] = [];
+      const poller = new Poller({
+        intervalMs: 2,
+        task: async () => {
+          throw new Error('device down');
+        },
+        onError: (error) => errors.push(error),
+      });
+      poller.start();
+      while (errors.length < 2) await new Promise((r) => setTimeout(r, 2));
+      poller.stop();
+      should((errors[0] as Error).message).equal('device down');
+    });
+
+    it('runs nothing after stop', async () => {
+      let runs = 0;
+      const poller = new Poller({ intervalMs: 1, task: async () => void runs++ });
+      poller.stop();
+      poller.start();
+      await poller.runNow();
+      await new Promise((r) => setTimeout(r, 10));
+      should(runs).equal(0);
+    });
+
+    it('refuses an interval that is not positive', () => {
+      should(() => new Poller({ intervalMs: 0, task: async () => {} })).throw(RangeError);
+    });
+  });
+
+  describe('SingleFlight', () => {
+    it('gives concurrent callers the same load and starts a new one afterwards', async () => {
+      let loads = 0;
+      const gate = deferred<number>();
+      const flight = new SingleFlight(() => {
+        loads++;
+        return gate.promise;
+      });
+      const a = flight.run();
+      const b = flight.run();
+      gate.resolve(7);
+      should(await Promise.all([a, b])).eql([7, 7]);
+      should(loads).equal(1);
+      await flight.run().catch(() => undefined);
+      should(loads).equal(2);
+    });
+  });
+
+  describe('TtlCache', () => {
+    it('serves the cached value until maxAge has passed, then loads again', async () => {
+      let now = 1000;
+      let value = 0;
+      const cache = new TtlCache(
+        async () => ++value,
+        60_000,
+        () => now,
+      );
+      should(await cache.get()).equal(1);
+      now += 59_999;
+      should(await cache.get()).equal(1);
+      now += 1;
+      should(await cache.get()).equal(2);
+      should(cache.loads).equal(2);
+    });
+
+    it('does not cache a failed load', async () => {
+      let attempt = 0;
+      const cache = new TtlCache(async () => {
+        attempt++;
+        if (attempt === 1) throw new Error('first fails');
+        return 'ok';
+      }, 60_000);
+      await should(cache.get()).be.rejectedWith('first fails');
+      should(await cache.get()).equal('ok');
+    });
+
+    it('shares one load between concurrent callers even with maxAge 0', async () => {
+      const cache = new TtlCache(async () => 'zones', 0);
+      await Promise.all([cache.get(), cache.get(), cache.get()]);
+      should(cache.loads).equal(1);
+    });
+  });
+
+  describe('readPoint', () => {
+    it('reads {x, y}', () => {
+      should(readPoint({ x: 1, y: -2, z: 5 })).eql({ ok: true, point: { x: 1, y: -2 } });
+    });
+
+    it('reads the coordinates of a sound location event', () => {
+      should(readPoint({ coordinates: { x: 1200, y: 3500 }, azimuth: 12 })).eql({
+        ok: true,
+        point: { x: 1200, y: 3500 },
+      });
+    });
+
+    for (const [name, value] of [
+      ['a string', 'x=1,y=2'],
+      ['null', null],
+      ['a missing y', { x: 1 }],
+      ['a numeric string', { x: '1', y: 2 }],
+      ['NaN', { x: Number.NaN, y: 2 }],
+      ['Infinity', { x: Number.POSITIVE_INFINITY, y: 2 }],
+      ['bad coordinates', { coordinates: { x: 1 } }],
+      ['an array', [1, 2]],
+    ] as const) {
+      it(`refuses ${name} with a reason`, () => {
+        const reading = readPoint(value);
+        should(reading.ok).be.false();
+        if (!reading.ok) should(reading.reason).match(/finite numbers|expected \{x, y\}/);
+      });
+    }
+  });
+
+  describe('readDeviceSettings', () => {
+    it('fills in the defaults: port 443, general, node-red, Vendor, pin (trust on first use), 10 s', () => {
+      should(readDeviceSettings({ host: ' 192.168.1.50 ' })).eql({
+        host: '192.168.1.50',
+        port: 443,
+        account: 'general',
+        clientId: 'node-red',
+        vendor: 'Vendor',
+        tls: { mode: 'pin' },
+        timeoutMs: 10_000,
+      });
+    });
+
+    it('reads numbers stored as strings and normalises the fingerprint', () => {
+      const settings = readDeviceSettings({
+        host: 'fe80::1',
+        port: '8443',
+        timeout: '2.5',
+        tls: 'pin',
+        fingerprint: 'ab'.repeat(32),
+      });
+      should(settings.port).equal(8443);
+      should(settings.timeoutMs).equal(2500);
+      should(settings.tls).eql({ mode: 'pin', fingerprint: Array(32).fill('AB').join(':') });
+    });
+
+    it('refuses an empty host', () =>
+      expectInvalidConfig(() => readDeviceSettings({ host: ' ' }), /Host is empty/));
+    it('refuses a host with a scheme', () =>
+      expectInvalidConfig(() => readDeviceSettings({ host: 'https://device' }), /./));
+    it('refuses port 0 and 65536', () => {
+      expectInvalidConfig(() => readDeviceSettings({ host: 'a', port: 0 }), /1 to 65535/);
+      expectInvalidConfig(() => readDeviceSettings({ host: 'a', port: 65536 }), /1 to 65535/);
+    });
+    it('refuses a timeout of 0', () =>
+      expectInvalidConfig(() => readDeviceSettings({ host: 'a', timeout: 0 }), /more than 0/));
+    it('refuses an account other than general or admin', () =>
+      expectInvalidConfig(() => readDeviceSettings({ host: 'a', account: 'Admin' }), /general/));
+    it('refuses a short fingerprint', () =>
+      expectInvalidConfig(
+        () => readDeviceSettings({ host: 'a', tls: 'pin', fingerprint: 'AB:CD' }),
+        /64 hex/,
+      ));
+    it('refuses CA mode without a PEM', () =>
+      expectInvalidConfig(() => readDeviceSettings({ host: 'a', tls: 'ca', ca: 'nope' }), /PEM/));
+  });
+
+  describe('connectionStatus', () => {
+    it('maps each state to colour, shape and key', () => {
+      should(connectionStatus('connecting')).eql({ fill: 'yellow', shape: 'ring', key: 'status.connecting' });
+      should(connectionStatus('connected')).eql({ fill: 'green', shape: 'dot', key: 'status.connected' });
+      should(connectionStatus('auth_failed')).eql({ fill: 'red', shape: 'ring', key: 'status.authFailed' });
+      should(connectionStatus('rate_limited').key).equal('status.rateLimited');
+      should(connectionStatus('unreachable', 'UNREACHABLE').key).equal('status.unreachable');
+      should(connectionStatus('unreachable', 'TIMEOUT').key).equal('status.timeout');
+      should(connectionStatus('unreachable', 'TLS').key).equal('status.tls');
+    });
+
+    it('formats the clock time with two digits each', () => {
+      should(clockTime(new Date(2024, 0, 1, 4, 5, 6))).equal('04:05:06');
+    });
+  });
+
+  describe('ZoneChangeTracker', () => {
+    it('reports every zone as added on the first read', () => {
+      const changes = new ZoneChangeTracker().update([zone('a', 0, 0, 10, 10)]);
+      should(changes?.added.map((z) => z.id)).eql(['a']);
+      should(changes?.zones[0]).have.property('width', 10);
+    });
+
+    it('reports nothing when the zones did not change', () => {
+      const tracker = new ZoneChangeTracker();
+      tracker.update([zone('a', 0, 0, 10, 10)]);
+      should(tracker.update([zone('a', 0, 0, 10, 10)])).be.undefined();
+    });
+
+    it('reports added, removed and changed zones with geometry', () => {
+      const tracker = new ZoneChangeTracker();
+      tracker.update([zone('a', 0, 0, 10, 10), zone('b', 20, 0, 30, 10)]);
+      const changes = tracker.update([zone('a', 0, 0, 20, 10), zone('c', 40, 0, 50, 10)]);
+      should(changes?.added.map((z) => z.id)).eql(['c']);
+      should(changes?.removed.map((z) => z.id)).eql(['b']);
+      should(changes?.changed.map((c) => [c.id, c.before.width, c.after.width])).eql([['a', 10, 20]]);
+    });
+  });
+
+  describe('arrayParts', () => {
+    it('nests an incoming sequence as the split node does', () => {
+      should(arrayParts('g', 1, 3, { id: 'outer' })).eql({
+        id: 'g',
+        index: 1,
+        count: 3,
+        type: 'array',
+        parts: { id: 'outer' },
+      });
+    });
+  });
+});

@@ -1,0 +1,66 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import should from 'should';
+
+const root = path.join(__dirname, '..', '..');
+const TYPES = [
+  'conference-audio-device',
+  'conference-audio-zones',
+  'conference-audio-request',
+  'conference-audio-zone-lookup',
+];
+
+type Catalogue = { [key: string]: string | Catalogue };
+
+function keysOf(catalogue: Catalogue, prefix = ''): string[] {
+  return Object.entries(catalogue).flatMap(([key, value]) =>
+    typeof value === 'string' ? [`${prefix}${key}`] : keysOf(value, `${prefix}${key}.`),
+  );
+}
+
+function catalogue(lang: string, type: string): Catalogue {
+  return JSON.parse(
+    readFileSync(path.join(root, 'nodes', 'locales', lang, `${type}.json`), 'utf8'),
+  ) as Catalogue;
+}
+
+/** Keys a source file asks for: `t('x.y')` inside the node type's own file, `RED._('type.x')` anywhere. */
+function usedKeys(type: string, text: string): string[] {
+  const own = [...text.matchAll(/\bt\('([\w.]+)'/g)].map((m) => `${type}.${m[1]}`);
+  const full = [
+    ...text.matchAll(/(?:RED\._\(|data-i18n="(?:\[\w+\])?)'?(conference-audio-[\w-]+\.[\w.]+)/g),
+  ].map((m) => m[1]);
+  return [...own, ...full];
+}
+
+describe('node catalogues (nodes/locales)', () => {
+  for (const type of TYPES) {
+    it(`${type}: de has exactly the keys of en-US`, () => {
+      should(keysOf(catalogue('de', type)).sort()).eql(keysOf(catalogue('en-US', type)).sort());
+    });
+
+    it(`${type}: every key the runtime and the editor use is in en-US`, () => {
+      const known = new Set(keysOf(catalogue('en-US', type)));
+      const sources = [
+        readFileSync(path.join(root, 'src', 'nodes', `${type}.ts`), 'utf8'),
+        readFileSync(path.join(root, 'nodes', `${type}.html`), 'utf8'),
+      ];
+      const used = sources
+        .flatMap((text) => usedKeys(type, text))
+        .filter((key) => key.startsWith(`${type}.`));
+      should(used.length).be.above(3);
+      should(used.filter((key) => !known.has(key))).eql([]);
+    });
+
+    it(`${type}: has help in the sidebar with Node-RED's sections`, () => {
+      const help = readFileSync(path.join(root, 'nodes', 'locales', 'en-US', `${type}.html`), 'utf8');
+      should(help).containEql(`data-help-name="${type}"`);
+      should(help).containEql('<h3>Details</h3>');
+    });
+  }
+
+  it('has an icon for every node with a palette entry', () => {
+    const icons = readdirSync(path.join(root, 'icons'));
+    for (const type of TYPES.slice(1)) should(icons).containEql(`${type}.svg`);
+  });
+});

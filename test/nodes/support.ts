@@ -1,0 +1,192 @@
+/** Shared test plumbing for the Node-RED node tests: the helper, a catalogue translator, flows. */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { NodeAPI } from 'node-red';
+import type { DeviceSimulator } from '../../src/simulator';
+
+type NodeModule = (RED: NodeAPI) => void;
+
+interface SpyCall {
+  args: unknown[];
+}
+
+export interface TestNode {
+  id: string;
+  on(event: string, listener: (...args: never[]) => void): void;
+  receive(msg: Record<string, unknown>): void;
+  status: { getCalls?: () => SpyCall[] };
+  [key: string]: unknown;
+}
+
+export interface AdminResponse {
+  status: number;
+  body: Record<string, unknown>;
+  text: string;
+}
+export interface AdminCall extends PromiseLike<AdminResponse> {
+  send(body: unknown): AdminCall;
+  set(name: string, value: string): AdminCall;
+}
+export interface AdminRequest {
+  post(path: string): AdminCall;
+}
+
+export interface TestHelper {
+  init(runtimePath: string, userSettings?: Record<string, unknown>): void;
+  settings(userSettings?: Record<string, unknown>): Record<string, unknown>;
+  load(
+    nodes: NodeModule | NodeModule[],
+    flow: Record<string, unknown>[],
+    credentials?: Record<string, Record<string, string>>,
+  ): Promise<void>;
+  unload(): Promise<void>;
+  getNode(id: string): TestNode;
+  startServer(): Promise<void>;
+  stopServer(): Promise<void>;
+  request(): AdminRequest;
+  log(): { args: unknown[][]; getCalls(): SpyCall[] };
+}
+
+export const helper: TestHelper = require('node-red-node-test-helper');
+helper.init(require.resolve('node-red'));
+
+const deviceModule: NodeModule = require('../../src/nodes/conference-audio-device');
+const zonesModule: NodeModule = require('../../src/nodes/conference-audio-zones');
+const requestModule: NodeModule = require('../../src/nodes/conference-audio-request');
+const lookupModule: NodeModule = require('../../src/nodes/conference-audio-zone-lookup');
+
+/**
+ * The helper hands nodes `RED._ = key => key`. Our catalogues' keys all start
+ * with the node type, so one merged English catalogue translates every node:
+ * status and error texts in tests are then the ones users read, and a key
+ * missing from the catalogue shows up as the raw key.
+ */
+type Catalogue = { [key: string]: string | Catalogue };
+const catalogue: Catalogue = {};
+const localeDir = path.join(__dirname, '..', '..', 'nodes', 'locales', 'en-US');
+for (const file of readdirSync(localeDir).filter((name) => name.endsWith('.json'))) {
+  Object.assign(catalogue, JSON.parse(readFileSync(path.join(localeDir, file), 'utf8')) as Catalogue);
+}
+
+export function translate(key: string, params?: Record<string, string | number>): string {
+  let entry: string | Catalogue | undefined = catalogue;
+  for (const part of key.split('.')) {
+    entry = typeof entry === 'object' ? entry[part] : undefined;
+  }
+  if (typeof entry !== 'string') return key;
+  return entry.replace(/__(\w+)__/g, (whole, name: string) =>
+    params && name in params ? String(params[name]) : whole,
+  );
+}
+
+function withCatalogue(module: NodeModule): NodeModule {
+  return (RED) => {
+    (RED as { _: typeof translate })._ = translate;
+    module(RED);
+  };
+}
+
+/** Every node module of the package, English texts, plus any core nodes (join, catch) a test adds. */
+export function nodeModules(...extra: NodeModule[]): NodeModule[] {
+  return [deviceModule, zonesModule, requestModule, lookupModule].map(withCatalogue).concat(extra);
+}
+
+export const joinModule: NodeModule = require('@node-red/nodes/core/sequence/17-split.js');
+export const catchModule: NodeModule = require('@node-red/nodes/core/common/25-catch.js');
+export const completeModule: NodeModule = require('@node-red/nodes/core/common/24-complete.js');
+
+/**
+ * A Complete node and a Catch node scoped to `target`, wired to helper nodes `ok` and `failed`: each
+ * `done()` of `target` reaches `ok`, each `done(err)` reaches `failed`, so tests count done calls.
+ */
+export function doneWatchers(target: string): Record<string, unknown>[] {
+  return [
+    { id: 'n-complete', type: 'complete', z: 'f1', scope: [target], uncaught: false, wires: [['ok']] },
+    { id: 'n-catch', type: 'catch', z: 'f1', scope: [target], uncaught: false, wires: [['failed']] },
+    { id: 'ok', type: 'helper', z: 'f1' },
+    { id: 'failed', type: 'helper', z: 'f1' },
+  ];
+}
+
+/** Counts the messages a helper node receives from now on. */
+export function counter(node: TestNode): { readonly count: number; messages: Record<string, unknown>[] } {
+  const messages: Record<string, unknown>[] = [];
+  node.on('input', (msg: never) => messages.push(msg as Record<string, unknown>));
+  return {
+    get count() {
+      return messages.length;
+    },
+    messages,
+  };
+}
+
+/** Waits until `condition` holds, polling every few milliseconds; fails after `limitMs`. */
+export async function until(condition: () => boolean, what: string, limitMs = 5000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > limitMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** The tab every test node sits on (`z: 'f1'`); without it Node-RED treats the nodes as config nodes. */
+export const tab = { id: 'f1', type: 'tab', label: 'test' };
+
+export function deviceConfig(
+  sim: DeviceSimulator,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const port = Number(new URL(sim.url).port);
+  return {
+    id: 'device',
+    type: 'conference-audio-device',
+    name: 'room',
+    host: '127.0.0.1',
+    port,
+    account: 'general',
+    clientId: 'node-red-test',
+    vendor: sim.vendor,
+    tls: 'insecure',
+    fingerprint: '',
+    ca: '',
+    timeout: 10,
+    ...extra,
+  };
+}
+
+/** Resolves with the next `count` messages a helper node receives. */
+export function collect(node: TestNode, count: number): Promise<Record<string, unknown>[]> {
+  return new Promise((resolve) => {
+    const received: Record<string, unknown>[] = [];
+    node.on('input', (msg: never) => {
+      received.push(msg as Record<string, unknown>);
+      if (received.length === count) resolve(received);
+    });
+  });
+}
+
+/** Resolves when `predicate` holds, checking after each status change of `node`. */
+export function statusWhere(node: TestNode, predicate: (status: Record<string, unknown>) => boolean) {
+  return new Promise<Record<string, unknown>>((resolve) => {
+    node.on('call:status', (call: never) => {
+      const status = (call as SpyCall).args[0] as Record<string, unknown>;
+      if (predicate(status)) resolve(status);
+    });
+  });
+}
+
+export function statusText(text: string) {
+  return (status: Record<string, unknown>) => status.text === text;
+}
+
+/** Every log line written during the test, as one string (level, message and all fields). */
+export function allLogText(): string {
+  return helper
+    .log()
+    .args.map((args) => JSON.stringify(args))
+    .join('\n');
+}
+
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
