@@ -28,12 +28,15 @@ export interface DeviceErrorDetails {
   deviceMessage?: string;
   /** The underlying error (network, TLS, parse); must never hold a secret. */
   cause?: unknown;
+  /** How long the client holds back before it asks the device again (login backoff, rate-limit pause). */
+  retryAfterMs?: number;
 }
 
 export class DeviceError extends Error {
   readonly code: DeviceErrorCode;
   readonly statusCode?: number;
   readonly deviceMessage?: string;
+  readonly retryAfterMs?: number;
 
   constructor(code: DeviceErrorCode, message: string, details: DeviceErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -41,6 +44,7 @@ export class DeviceError extends Error {
     this.code = code;
     if (details.statusCode !== undefined) this.statusCode = details.statusCode;
     if (details.deviceMessage !== undefined) this.deviceMessage = details.deviceMessage;
+    if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
   }
 
   /** Plain-object form used in messages, admin answers and logs. */
@@ -50,6 +54,7 @@ export class DeviceError extends Error {
     message: string;
     statusCode?: number;
     deviceMessage?: string;
+    retryAfterMs?: number;
   } {
     return {
       name: this.name,
@@ -57,6 +62,7 @@ export class DeviceError extends Error {
       message: this.message,
       ...(this.statusCode !== undefined ? { statusCode: this.statusCode } : {}),
       ...(this.deviceMessage !== undefined ? { deviceMessage: this.deviceMessage } : {}),
+      ...(this.retryAfterMs !== undefined ? { retryAfterMs: this.retryAfterMs } : {}),
     };
   }
 }

@@ -422,7 +422,7 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
         'AUTH_FAILED',
         `Login refused: wrong password for account '${this.account}'` +
           (deviceMessage === undefined ? ' (HTTP 401)' : ` (device said: ${deviceMessage})`),
-        details,
+        { ...details, retryAfterMs: delay },
       );
       this.#lastLoginRefusal = error;
       this.#setState('auth_failed', error);
@@ -452,6 +452,7 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
       {
         ...(previous?.statusCode === undefined ? {} : { statusCode: previous.statusCode }),
         ...(previous?.deviceMessage === undefined ? {} : { deviceMessage: previous.deviceMessage }),
+        retryAfterMs: waitMs,
       },
     );
   }
@@ -525,7 +526,9 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
         this.#rateLimitBackoff.maxMs,
       );
       this.#limiter.pauseUntil(Date.now() + pauseMs);
-      const error = errorFromStatus(method, path, statusCode, this.#redact(deviceMessage), this.account);
+      const error = errorFromStatus(method, path, statusCode, this.#redact(deviceMessage), this.account, {
+        retryAfterMs: pauseMs,
+      });
       this.#setState('rate_limited', error);
       throw error;
     }

@@ -1,4 +1,4 @@
-import { DeviceError } from '../errors';
+import { DeviceError, type DeviceErrorDetails } from '../errors';
 
 const MAX_DEVICE_MESSAGE_LENGTH = 200;
 
@@ -125,6 +125,7 @@ export function errorFromStatus(
   statusCode: number,
   deviceMessage: string | undefined,
   account: string,
+  pause: Pick<DeviceErrorDetails, 'retryAfterMs'> = {},
 ): DeviceError {
   const details = { statusCode, ...(deviceMessage === undefined ? {} : { deviceMessage }) };
   const said = deviceSaid(statusCode, deviceMessage);
@@ -133,7 +134,7 @@ export function errorFromStatus(
     return new DeviceError(
       'RATE_LIMITED',
       `The device is limiting requests: too many requests ${said}; the client pauses before the next one`,
-      details,
+      { ...details, ...pause },
     );
   }
   if (statusCode === 403) {

@@ -212,7 +212,8 @@ describe('api/client: refused login', () => {
   });
 
   it('never floods the device: many calls after a refused login make one login attempt', async () => {
-    const client = harness.client({ password: WRONG_PASSWORD });
+    // A backoff far longer than any stall of a busy machine: every call below falls inside it.
+    const client = harness.client({ password: WRONG_PASSWORD, loginBackoff: { initialMs: 60_000 } });
     for (let call = 0; call < 10; call += 1) {
       await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');
     }
@@ -226,11 +227,23 @@ describe('api/client: refused login', () => {
   });
 
   it('fails fast during the backoff with a message that says why', async () => {
-    const client = harness.client({ password: WRONG_PASSWORD });
+    const client = harness.client({ password: WRONG_PASSWORD, loginBackoff: { initialMs: 60_000 } });
     await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');
     const error = await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');
     should(error.message).match(/not asking the device again/);
     should(error.deviceMessage).equal('Invalid account or password');
+    should(harness.simulator.counters.failedLogins).equal(1);
+  });
+
+  it('tells how long it still holds back, in the error and in its JSON', async () => {
+    const client = harness.client({ password: WRONG_PASSWORD, loginBackoff: { initialMs: 60_000 } });
+    const refusal = await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');
+    should(refusal.retryAfterMs).equal(60_000);
+    const error = await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');
+    // What is left of the 60 s; the margin absorbs any stall of a busy machine.
+    should(error.retryAfterMs).be.within(50_000, 60_000);
+    should(error.toJSON().retryAfterMs).equal(error.retryAfterMs);
+    should(JSON.parse(JSON.stringify(error)).retryAfterMs).equal(error.retryAfterMs);
   });
 
   it('shares one login between concurrent callers when it is refused', async () => {
@@ -250,26 +263,49 @@ describe('api/client: refused login', () => {
 
   it('keeps the backoff at its cap', async () => {
     const client = harness.client({ password: WRONG_PASSWORD, loginBackoff: { initialMs: 50, maxMs: 50 } });
+    const delays: (number | undefined)[] = [];
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');
+      delays.push(
+        (await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED')).retryAfterMs,
+      );
       // Past the cap: a doubled delay (100, 200 ms) would refuse to ask the device again.
       await sleep(80);
     }
+    should(delays).eql([50, 50, 50]);
     should(harness.simulator.counters.failedLogins).equal(3);
   });
 
   it('doubles the backoff after each refusal', async () => {
     const client = harness.client({
       password: WRONG_PASSWORD,
-      loginBackoff: { initialMs: 500, maxMs: 10_000 },
+      loginBackoff: { initialMs: 20, maxMs: 10_000 },
+    });
+    const delays: (number | undefined)[] = [];
+    for (const pauseMs of [40, 60, 0]) {
+      delays.push(
+        (await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED')).retryAfterMs,
+      );
+      // Longer than the delay just reported, so the next call reaches the device again.
+      await sleep(pauseMs);
+    }
+    should(delays).eql([20, 40, 80]);
+    should(harness.simulator.counters.failedLogins).equal(3);
+  });
+
+  it('leaves the device alone for the whole doubled backoff, longer than the first', async () => {
+    const client = harness.client({
+      password: WRONG_PASSWORD,
+      loginBackoff: { initialMs: 2000, maxMs: 10_000 },
     });
     await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');
-    await sleep(600);
-    await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');
-    should(harness.simulator.counters.failedLogins).equal(2);
-    // The second delay is 1000 ms: 600 ms later the device is still left alone.
-    await sleep(600);
-    await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');
+    await sleep(2100);
+    const refusal = await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');
+    should(refusal.retryAfterMs).equal(4000);
+    const held = await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');
+    should(held.message).match(/not asking the device again/);
+    // Still more than the first delay ahead: holds unless the machine stalls for 2 s right here.
+    should(held.retryAfterMs).be.above(2000);
+    should(held.retryAfterMs).be.belowOrEqual(4000);
     should(harness.simulator.counters.failedLogins).equal(2);
   });
 

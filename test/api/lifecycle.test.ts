@@ -9,23 +9,29 @@ function activeResources(): Record<string, number> {
   return counts;
 }
 
+/**
+ * Long enough that the login and the requests meant to succeed finish in time even on a stalled, busy
+ * machine; the device's delay is longer still, so the client's timer always fires first.
+ */
+const TIMEOUT_MS = 2000;
+
 describe('api/client: network failures', () => {
   const harness = useHarness();
 
   it('reports TIMEOUT when the device answers later than timeoutMs, and state unreachable', async () => {
-    const client = harness.client({ timeoutMs: 100 });
+    const client = harness.client({ timeoutMs: TIMEOUT_MS });
     await client.request('GET', '/api/v1/room/zones');
-    harness.simulator.setFault({ kind: 'latency', ms: 2000, path: '/api/v1/audio' });
+    harness.simulator.setFault({ kind: 'latency', ms: 3 * TIMEOUT_MS, path: '/api/v1/audio' });
     const states: [ConnectionState, string | undefined][] = [];
     client.on('state', (state, error) => states.push([state, error?.code]));
     const error = await harness.failure(client.request('GET', '/api/v1/audio'), 'TIMEOUT');
-    should(error.message).match(/did not answer within 100 ms/);
+    should(error.message).match(/did not answer within 2000 ms/);
     should(states).eql([['unreachable', 'TIMEOUT']]);
   });
 
   it('recovers to connected after a timeout once the device answers', async () => {
-    const client = harness.client({ timeoutMs: 100 });
-    harness.simulator.setFault({ kind: 'latency', ms: 2000, path: '/api/v1/audio' });
+    const client = harness.client({ timeoutMs: TIMEOUT_MS });
+    harness.simulator.setFault({ kind: 'latency', ms: 3 * TIMEOUT_MS, path: '/api/v1/audio' });
     await harness.failure(client.request('GET', '/api/v1/audio'), 'TIMEOUT');
     harness.simulator.setFault(null);
     await client.request('GET', '/api/v1/audio');
@@ -104,12 +110,12 @@ describe('api/client: close()', () => {
       account: 'general',
       password: PASSWORD,
       maxRequestsPerMinute: 4,
-      timeoutMs: 100,
+      timeoutMs: TIMEOUT_MS,
       rateLimitBackoff: { initialMs: 60_000 },
     });
     await Promise.all([client.request('GET', '/api/v1/audio'), client.request('GET', '/api/v1/room/zones')]);
     // Short enough that the simulator's own delay timer is gone when the counts are compared.
-    harness.simulator.setFault({ kind: 'latency', ms: 300, path: '/api/v1/room/layout' });
+    harness.simulator.setFault({ kind: 'latency', ms: TIMEOUT_MS + 300, path: '/api/v1/room/layout' });
     await harness.failure(client.request('GET', '/api/v1/room/layout'), 'TIMEOUT');
     const queued = client.request('GET', '/api/v1').catch(() => undefined);
     const queuedToo = client.request('GET', '/api/v1/heartbeat').catch(() => undefined);

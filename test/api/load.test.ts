@@ -110,6 +110,7 @@ describe('api/client: device rate limit (429)', () => {
     const error = await harness.failure(client.request('GET', '/api/v1/room/layout'), 'RATE_LIMITED');
     should(error.statusCode).equal(429);
     should(error.deviceMessage).equal('Too many requests');
+    should(error.retryAfterMs).equal(20);
     should(client.state).equal('rate_limited');
     should(states).containEql('rate_limited');
     should(harness.simulator.counters.logins).equal(1);
@@ -155,30 +156,49 @@ describe('api/client: rate-limit answers from a status fault', () => {
   });
 
   it('doubles the pause after each rate-limit answer in a row', async () => {
-    const client = harness.client({ rateLimitBackoff: { initialMs: 500, maxMs: 10_000 } });
+    const client = harness.client({ rateLimitBackoff: { initialMs: 20, maxMs: 10_000 } });
     await client.request('GET', '/api/v1/room/zones');
     harness.simulator.setFault({ kind: 'status', status: 429, path: '/api/v1/audio' });
-    await harness.failure(client.request('GET', '/api/v1/audio'), 'RATE_LIMITED');
-    await sleep(600);
-    await harness.failure(client.request('GET', '/api/v1/audio'), 'RATE_LIMITED');
-    should(harness.simulator.counters.requestsByPath['/api/v1/audio']).equal(2);
-    // The second pause is 1000 ms: 600 ms later the next request still waits.
-    await sleep(600);
+    const pauses: (number | undefined)[] = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      // Each request waits out the pause before it leaves: no sleep needed.
+      pauses.push(
+        (await harness.failure(client.request('GET', '/api/v1/audio'), 'RATE_LIMITED')).retryAfterMs,
+      );
+    }
+    should(pauses).eql([20, 40, 80]);
+    should(harness.simulator.counters.requestsByPath['/api/v1/audio']).equal(3);
+  });
+
+  it('holds the next request back for the whole doubled pause, longer than the first', async () => {
+    const client = harness.client({ rateLimitBackoff: { initialMs: 2000, maxMs: 10_000 } });
+    await client.request('GET', '/api/v1/room/zones');
+    harness.simulator.setFault({ kind: 'status', status: 429, path: '/api/v1/audio' });
+    // Two writes leave together (writes are never shared), so two answers in a row cost no pause.
+    const answers = await Promise.all([
+      harness.failure(client.request('PATCH', '/api/v1/audio', { mute: true }), 'RATE_LIMITED'),
+      harness.failure(client.request('PATCH', '/api/v1/audio', { mute: false }), 'RATE_LIMITED'),
+    ]);
+    should(answers.map((answer) => answer.retryAfterMs).sort((a = 0, b = 0) => a - b)).eql([2000, 4000]);
     const next = harness.failure(client.request('GET', '/api/v1/audio'), 'CLOSED');
-    await sleep(50);
+    // Past the first pause and still 1.9 s short of the second: only a longer stall could break this.
+    await sleep(2100);
     should(harness.simulator.counters.requestsByPath['/api/v1/audio']).equal(2);
     await client.close();
     await next;
   });
 
   it('keeps the pause at its cap', async () => {
-    const client = harness.client({ rateLimitBackoff: { initialMs: 50, maxMs: 50 } });
+    const client = harness.client({ rateLimitBackoff: { initialMs: 20, maxMs: 50 } });
     harness.simulator.setFault({ kind: 'status', status: 429, path: '/api/v1/audio' });
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      await harness.failure(client.request('GET', '/api/v1/audio'), 'RATE_LIMITED');
-      await sleep(80);
+    const pauses: (number | undefined)[] = [];
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      pauses.push(
+        (await harness.failure(client.request('GET', '/api/v1/audio'), 'RATE_LIMITED')).retryAfterMs,
+      );
     }
-    should(harness.simulator.counters.requestsByPath['/api/v1/audio']).equal(3);
+    should(pauses).eql([20, 40, 50, 50]);
+    should(harness.simulator.counters.requestsByPath['/api/v1/audio']).equal(4);
   });
 });
 
