@@ -11,13 +11,10 @@ const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');
 
 fs.rmSync(dist, { recursive: true, force: true });
-execFileSync(
-  process.execPath,
-  [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.json')],
-  {
-    stdio: 'inherit',
-  },
-);
+// TypeScript 7 exports only its package.json and API, so find the tsc bin through package.json.
+const typescriptManifest = require.resolve('typescript/package.json');
+const tscBin = path.join(path.dirname(typescriptManifest), require(typescriptManifest).bin.tsc);
+execFileSync(process.execPath, [tscBin, '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
 
 const nodesOut = path.join(dist, 'nodes');
 fs.mkdirSync(nodesOut, { recursive: true });
