@@ -3,12 +3,14 @@ import type { ConnectionState } from '../api/types';
 import type { ZoneReadResult } from '../zones/types';
 import { Poller } from './lib/poller';
 import { SingleFlight } from './lib/single-flight';
+import { renderZoneMap } from '../zones';
 import { clockTime } from './lib/status';
 import { arrayParts, ZoneChangeTracker, zonesWithGeometry, zoneTopic } from './lib/zone-messages';
 import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
 import { errorCode, toNodeError } from './shared/errors';
 
-type OutputMode = 'all' | 'each' | 'changes';
+type OutputMode = 'all' | 'each' | 'changes' | 'map';
+const OUTPUT_MODES: readonly OutputMode[] = ['all', 'each', 'changes', 'map'];
 
 interface ZonesDef extends NodeDef {
   device?: string;
@@ -38,7 +40,7 @@ export = (RED: NodeAPI) => {
   function ZonesNode(this: DeviceUser, def: ZonesDef) {
     RED.nodes.createNode(this, def);
     const node: DeviceUser = this;
-    const mode: OutputMode = def.output === 'each' || def.output === 'changes' ? def.output : 'all';
+    const mode: OutputMode = OUTPUT_MODES.find((known) => known === def.output) ?? 'all';
     const baseTopic = typeof def.topic === 'string' ? def.topic : 'zones';
     const tracker = new ZoneChangeTracker();
     let closed = false;
@@ -86,6 +88,10 @@ export = (RED: NodeAPI) => {
         const changes = tracker.update(read.zones);
         if (!changes) return [];
         msg.payload = changes;
+      } else if (mode === 'map') {
+        // The room map as the editor's "Show zones" draws it, e.g. for an HTTP response or a dashboard.
+        msg.payload = renderZoneMap(read.zones);
+        msg.zones = zonesWithGeometry(read.zones);
       } else {
         msg.payload = zonesWithGeometry(read.zones);
       }

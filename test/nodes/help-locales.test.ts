@@ -66,6 +66,8 @@ function dialogLabels(locale: string, type: string): Record<string, string> {
 
 /** The locale's wording of a `<dt>` that names dialog fields ("Client ID, Vendor word"), if it does. */
 function dialogFieldName(locale: string, type: string, sourceName: string): string | undefined {
+  // A message property (`zones`) may read like a dialog label ("zones") but is code: never translated.
+  if (isCodeName(sourceName)) return undefined;
   const sourceLabels = Object.entries(dialogLabels(SOURCE_LOCALE, type));
   const labels = dialogLabels(locale, type);
   const keys = sourceName.split(', ').map((part) => sourceLabels.find(([, text]) => text === part)?.[0]);

@@ -73,6 +73,19 @@ describe('room zones node (conference-audio-zones)', () => {
     should(msg).not.have.property('warnings');
   });
 
+  it('in map mode sends the room map as SVG with every zone label, and the zones beside it', async () => {
+    sim.setZones([zone('z1', 'Stage <left>', 0), zone('z2', 'Seats & aisle', 2000)]);
+    await helper.load(nodeModules(), [tab, deviceConfig(sim), zonesNode({ output: 'map' }), outNode]);
+    const received = collect(helper.getNode('out'), 1);
+    helper.getNode('n-zones').receive({ payload: 'go' });
+    const [msg] = await received;
+    const svg = msg.payload as string;
+    should(svg.trim()).startWith('<svg').and.endWith('</svg>');
+    should(svg).containEql('Stage &lt;left&gt;').and.containEql('Seats &amp; aisle');
+    should(msg.zones).have.length(2);
+    should((msg.zones as Array<Record<string, unknown>>)[0]).have.property('bounds');
+  });
+
   it('adds msg.warnings when the configuration breaks a rule (9 zones)', async () => {
     sim.setZones(Array.from({ length: 9 }, (_, i) => zone(`z${i}`, `Zone ${i}`, i * 2000)));
     await helper.load(nodeModules(), [tab, deviceConfig(sim), zonesNode(), outNode]);
