@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+// Offline version of the Node-RED flow library's scorecard checks, so a
+// release never reaches the library with a failing score. Usage:
+//   node scripts/validate.js [package root]   (default: this project)
+// The node-type checks read the files Node-RED loads (dist/nodes/...), so
+// run `npm run build` first.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const semver = require('semver');
+
+/** The newest Node-RED releases of each supported line, checked on these machines. */
+const NODE_RED_RELEASES = ['4.1.15', '5.0.7'];
+const MAX_RUNTIME_DEPENDENCIES = 6;
+
+function readJson(file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `registerType('type'` or `registerType("type"`: the library looks for the literal name. */
+function registersLiterally(source, type) {
+  return new RegExp(`registerType\\(\\s*(['"])${escapeRegExp(type)}\\1`).test(source);
+}
+
+/** True when the editor registration of `type` declares `category: 'config'`. */
+function isConfigNode(html, type) {
+  const start = html.search(new RegExp(`registerType\\(\\s*(['"])${escapeRegExp(type)}\\1`));
+  if (start < 0) return false;
+  const next = html.indexOf('registerType(', start + 1);
+  const registration = html.slice(start, next < 0 ? undefined : next);
+  return /category\s*:\s*(['"])config\1/.test(registration);
+}
+
+/** Every node type used in the package's example flows, by example file name. */
+function exampleTypes(root) {
+  const dir = path.join(root, 'examples');
+  const types = new Set();
+  if (!fs.existsSync(dir)) return types;
+  for (const name of fs.readdirSync(dir)) {
+    if (!name.endsWith('.json')) continue;
+    const flow = readJson(path.join(dir, name));
+    if (!Array.isArray(flow)) throw new Error(`examples/${name} is not a flow (an array of nodes)`);
+    for (const node of flow) {
+      if (node && typeof node.type === 'string') types.add(node.type);
+    }
+  }
+  return types;
+}
+
+/** Each check returns a string saying what is wrong, or '' when it passes. */
+function buildChecks(root) {
+  const pkg = readJson(path.join(root, 'package.json'));
+  const nodeRed = pkg['node-red'] && typeof pkg['node-red'] === 'object' ? pkg['node-red'] : {};
+  const nodeFiles = nodeRed.nodes && typeof nodeRed.nodes === 'object' ? nodeRed.nodes : {};
+
+  const checks = [];
+  const check = (name, run) => checks.push({ name, run });
+
+  check('license declared and LICENSE file present', () => {
+    if (typeof pkg.license !== 'string' || pkg.license.trim() === '') return 'package.json has no "license"';
+    const file = fs.readdirSync(root).find((name) => /^licen[cs]e(\.(md|txt))?$/i.test(name));
+    return file ? '' : 'no LICENSE file at the package root';
+  });
+  check('repository or bugs URL', () => {
+    const repository = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
+    const bugs = typeof pkg.bugs === 'string' ? pkg.bugs : pkg.bugs?.url;
+    return repository || bugs ? '' : 'package.json has neither "repository" nor "bugs" with a URL';
+  });
+  check('scoped package name', () =>
+    /^@[a-z0-9][a-z0-9._~-]*\/[a-z0-9][a-z0-9._~-]*$/.test(pkg.name ?? '')
+      ? ''
+      : `name "${pkg.name}" is not scoped (@scope/name)`,
+  );
+  check('"node-red" keyword', () =>
+    Array.isArray(pkg.keywords) && pkg.keywords.includes('node-red') ? '' : 'keywords lack "node-red"',
+  );
+  check(`node-red.version admits Node-RED ${NODE_RED_RELEASES.join(' and ')}`, () => {
+    const range = nodeRed.version;
+    if (typeof range !== 'string' || semver.validRange(range) === null) {
+      return `node-red.version ${JSON.stringify(range)} is not a semver range`;
+    }
+    const refused = NODE_RED_RELEASES.filter((release) => !semver.satisfies(release, range));
+    return refused.length === 0 ? '' : `"${range}" excludes ${refused.join(', ')}`;
+  });
+  check('engines.node present', () =>
+    typeof pkg.engines?.node === 'string' && pkg.engines.node.trim() !== '' ? '' : 'engines.node missing',
+  );
+  check(`at most ${MAX_RUNTIME_DEPENDENCIES} runtime dependencies`, () => {
+    const count = Object.keys(pkg.dependencies ?? {}).length;
+    return count <= MAX_RUNTIME_DEPENDENCIES ? '' : `${count} dependencies`;
+  });
+  check('node-red.nodes lists node files', () =>
+    Object.keys(nodeFiles).length > 0 ? '' : 'node-red.nodes is empty or missing',
+  );
+
+  const configTypes = new Set();
+  for (const [type, relativeFile] of Object.entries(nodeFiles)) {
+    const jsFile = path.join(root, String(relativeFile));
+    const htmlFile = jsFile.replace(/\.js$/, '.html');
+    check(`${type}: registered by literal name in ${relativeFile}`, () => {
+      if (!fs.existsSync(jsFile)) return `${relativeFile} missing (run npm run build)`;
+      return registersLiterally(fs.readFileSync(jsFile, 'utf8'), type)
+        ? ''
+        : `no registerType('${type}', ...) in ${relativeFile}`;
+    });
+    check(`${type}: registered by literal name in its HTML`, () => {
+      if (!fs.existsSync(htmlFile)) return `${path.relative(root, htmlFile)} missing (run npm run build)`;
+      const html = fs.readFileSync(htmlFile, 'utf8');
+      if (isConfigNode(html, type)) configTypes.add(type);
+      return registersLiterally(html, type) ? '' : `no RED.nodes.registerType('${type}', ...) in the HTML`;
+    });
+  }
+  // Runs after the HTML checks above, which find the config node types.
+  check('examples use every non-config node type', () => {
+    const used = exampleTypes(root);
+    const missing = Object.keys(nodeFiles).filter((type) => !configTypes.has(type) && !used.has(type));
+    if (used.size === 0) return 'no example flows in examples/';
+    return missing.length === 0 ? '' : `no example uses ${missing.join(', ')}`;
+  });
+  return checks;
+}
+
+function main(argv) {
+  const root = path.resolve(argv[0] ?? path.join(__dirname, '..'));
+  let failures = 0;
+  let checks;
+  try {
+    checks = buildChecks(root);
+  } catch (error) {
+    console.log(`FAIL  package.json readable: ${error.message}`);
+    return 1;
+  }
+  for (const { name, run } of checks) {
+    let problem;
+    try {
+      problem = run();
+    } catch (error) {
+      problem = error.message;
+    }
+    if (problem) failures++;
+    console.log(problem ? `FAIL  ${name}: ${problem}` : `PASS  ${name}`);
+  }
+  console.log(
+    failures === 0 ? `All ${checks.length} checks pass.` : `${failures} of ${checks.length} checks fail.`,
+  );
+  return failures === 0 ? 0 : 1;
+}
+
+if (require.main === module) process.exitCode = main(process.argv.slice(2));
+
+module.exports = { main };

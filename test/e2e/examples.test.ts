@@ -1,0 +1,348 @@
+/**
+ * The example flows in a real Node-RED, started from its command line with
+ * this package installed from its npm tarball, checked only from outside:
+ * over MQTT, over HTTP, through the simulator's request log and through
+ * Node-RED's own log. `scripts/e2e.js` runs this once per Node-RED line.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { join } from 'node:path';
+import { Aedes } from 'aedes';
+import { connectAsync, type MqttClient } from 'mqtt';
+import should from 'should';
+import { type DeviceSimulator, startSimulator } from '../../src/simulator';
+import {
+  deployFlows,
+  type E2eEnvironment,
+  e2eEnvironment,
+  eventually,
+  fireInject,
+  loadedNodeSets,
+  ourWarningsAndErrors,
+  PROJECT_ROOT,
+  prepareUserDir,
+  type RunningNodeRed,
+  startNodeRed,
+} from './node-red';
+import { checkWellFormedXml } from './xml';
+
+interface FlowNode {
+  id: string;
+  type: string;
+  name?: string;
+  z?: string;
+  [property: string]: unknown;
+}
+interface Example {
+  file: string;
+  title: string;
+  nodes: FlowNode[];
+}
+interface DemoTarget {
+  devicePort: number;
+  brokerPort: number;
+  inlineCredentials: boolean;
+}
+// The demo's own flow builder, so `npm start` and this test deploy the same thing.
+const demo = require('../../scripts/start.js') as {
+  loadExamples(): Example[];
+  buildDemoFlows(examples: Example[], target: DemoTarget): FlowNode[];
+};
+
+const OUR_TYPES = [
+  'conference-audio-device',
+  'conference-audio-zones',
+  'conference-audio-request',
+  'conference-audio-zone-lookup',
+];
+const ROOM_TOPIC = 'rooms/demo-room/zones';
+
+interface ZoneLike {
+  id: string;
+  label: string;
+}
+interface ReceivedMessage {
+  topic: string;
+  payload: string;
+  retain: boolean;
+}
+
+const SENTINEL_TOPIC = `${ROOM_TOPIC}/e2e-sentinel`;
+
+/**
+ * Subscribes to the room's zone topics and records every message, retained
+ * or live. Returns once the broker has delivered every retained message: it
+ * sends them at subscription, so they arrive before a message published after.
+ */
+async function subscribeToRoom(port: number): Promise<{ client: MqttClient; messages: ReceivedMessage[] }> {
+  const client = await connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0 });
+  const messages: ReceivedMessage[] = [];
+  let sentinelSeen = false;
+  client.on('message', (topic, payload, packet) => {
+    if (topic === SENTINEL_TOPIC) sentinelSeen = true;
+    else messages.push({ topic, payload: payload.toString('utf8'), retain: packet.retain });
+  });
+  await client.subscribeAsync(`${ROOM_TOPIC}/#`, { qos: 1 });
+  await client.publishAsync(SENTINEL_TOPIC, 'end of retained messages', { qos: 1 });
+  await eventually('the sentinel message', () => (sentinelSeen ? true : undefined), 5000, 20);
+  return { client, messages };
+}
+
+/** The last message seen per topic: what a late subscriber would now be told. */
+function latestByTopic(messages: ReceivedMessage[]): Map<string, ReceivedMessage> {
+  const latest = new Map<string, ReceivedMessage>();
+  for (const message of messages) latest.set(message.topic, message);
+  return latest;
+}
+
+function simulatorZones(simulator: DeviceSimulator): ZoneLike[] {
+  return simulator.getState().zones as ZoneLike[];
+}
+
+function findNode(examples: Example[], filePrefix: string, name: string): FlowNode {
+  const example = examples.find((candidate) => candidate.file.startsWith(filePrefix));
+  const node = example?.nodes.find((candidate) => candidate.name === name);
+  if (!node) throw new Error(`no node named "${name}" in example ${filePrefix}`);
+  return node;
+}
+
+function countMatches(text: string, pattern: RegExp): number {
+  return text.match(pattern)?.length ?? 0;
+}
+
+describe('example flows in a real Node-RED (end-to-end)', function () {
+  this.timeout(240000);
+
+  let environment: E2eEnvironment;
+  let simulator: DeviceSimulator;
+  let brokerPort: number;
+  let closeBroker: () => Promise<void> = async () => {};
+  let nodeRed: RunningNodeRed | undefined;
+  let examples: Example[];
+  const subscribers: MqttClient[] = [];
+  let failed = false;
+
+  before(async () => {
+    environment = e2eEnvironment();
+    console.log(`      running on: ${environment.line}`);
+    simulator = await startSimulator({ port: 0 });
+    const broker = await Aedes.createBroker();
+    const server = createServer(broker.handle);
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    brokerPort = (server.address() as AddressInfo).port;
+    closeBroker = async () => {
+      await new Promise<void>((closed) => server.close(() => closed()));
+      await new Promise<void>((closed) => broker.close(() => closed()));
+    };
+    examples = demo.loadExamples();
+    const userDir = await prepareUserDir(environment.tarball);
+    nodeRed = await startNodeRed(environment, userDir);
+  });
+
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed') failed = true;
+  });
+
+  after(async () => {
+    await Promise.all(subscribers.map((client) => client.endAsync()));
+    if (nodeRed) {
+      await nodeRed.stop();
+      if (failed)
+        console.log(`      Node-RED log:\n${nodeRed.log()}\n      user directory kept: ${nodeRed.userDir}`);
+      else rmSync(nodeRed.userDir, { recursive: true, force: true });
+    }
+    await closeBroker();
+    await simulator?.close();
+  });
+
+  function running(): RunningNodeRed {
+    if (!nodeRed) throw new Error('Node-RED did not start');
+    return nodeRed;
+  }
+
+  it('loads the four node types from the installed tarball', async () => {
+    const { name, version } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+    };
+    const ours = await eventually('our node types in GET /nodes', async () => {
+      const sets = (await loadedNodeSets(running())).filter((set) => set.module === name);
+      const types = sets.flatMap((set) => set.types);
+      return OUR_TYPES.every((type) => types.includes(type)) ? sets : undefined;
+    });
+    for (const set of ours) {
+      should(set).containDeep({ version, enabled: true });
+      should(set.err).be.undefined();
+    }
+  });
+
+  it('offers every example flow under Import > Examples', async () => {
+    const moduleName = '@conference-audio/node-red-local-api';
+    const modules = (await (await running().request('/library/examples/flows')).json()) as string[];
+    should(modules).containEql(moduleName);
+    const base = `/library/examples/flows/${moduleName}`;
+    const entries = (await (await running().request(base)).json()) as Array<{ fn?: string }>;
+    should(entries.map((entry) => entry.fn)).eql(examples.map((example) => example.title));
+    for (const example of examples) {
+      const answer = await running().request(`${base}/${encodeURIComponent(example.title)}`);
+      should(answer.status).equal(200, example.title);
+      should(await answer.json()).eql(example.nodes);
+    }
+  });
+
+  it('deploys every example flow pointed at the simulator and the broker', async () => {
+    const flows = demo.buildDemoFlows(examples, {
+      devicePort: simulator.port,
+      brokerPort,
+      inlineCredentials: true,
+    });
+    await deployFlows(running(), flows);
+    const answer = await running().request('/flows', { headers: { accept: 'application/json' } });
+    const deployed = (await answer.json()) as FlowNode[];
+    const usedTypes = new Set(deployed.map((node) => node.type));
+    for (const type of OUR_TYPES) should(usedTypes.has(type)).be.true(`${type} deployed`);
+    should(deployed.filter((node) => node.type === 'tab')).have.length(examples.length);
+  });
+
+  it('publishes each zone and the zone list retained on MQTT', async () => {
+    const zones = simulatorZones(simulator);
+    const expectedTopics = [ROOM_TOPIC, ...zones.map((zone) => `${ROOM_TOPIC}/${zone.id}`)];
+    // Retained: a subscriber that connects after the publish still gets them.
+    const latest = await eventually('the retained zone topics', async () => {
+      const { client, messages } = await subscribeToRoom(brokerPort);
+      await client.endAsync();
+      const byTopic = latestByTopic(messages);
+      return expectedTopics.every((topic) => byTopic.get(topic)?.retain === true) ? byTopic : undefined;
+    });
+    for (const zone of zones) {
+      const published = JSON.parse(latest.get(`${ROOM_TOPIC}/${zone.id}`)?.payload ?? 'null') as ZoneLike & {
+        bounds?: unknown;
+      };
+      should(published).containDeep({ id: zone.id, label: zone.label });
+      should(published.bounds).be.an.Object();
+    }
+    const list = JSON.parse(latest.get(ROOM_TOPIC)?.payload ?? '[]') as ZoneLike[];
+    should(list.map((zone) => zone.id)).eql(zones.map((zone) => zone.id));
+  });
+
+  it('answers GET /zones with the device zones as JSON', async () => {
+    const answer = await running().request('/zones');
+    should(answer.status).equal(200);
+    should(answer.headers.get('content-type') ?? '').match(/application\/json/);
+    const served = (await answer.json()) as ZoneLike[];
+    should(served.map((zone) => [zone.id, zone.label])).eql(
+      simulatorZones(simulator).map((zone) => [zone.id, zone.label]),
+    );
+  });
+
+  it('answers GET /zones.svg with a well-formed SVG room map naming every zone', async () => {
+    const answer = await running().request('/zones.svg');
+    should(answer.status).equal(200);
+    should(answer.headers.get('content-type') ?? '').match(/image\/svg\+xml/);
+    const svg = await answer.text();
+    should(checkWellFormedXml(svg)).equal('svg');
+    for (const zone of simulatorZones(simulator)) should(svg).containEql(`>${zone.label}<`);
+  });
+
+  it('picks a camera preset per zone and the wide shot outside every zone', async () => {
+    const injects: Array<[string, number]> = [
+      ['presenter (0, 1800)', 1],
+      ['audience left (-4000, 7000)', 2],
+      ['audience right (4000, 7000)', 3],
+      ['aisle: no zone (0, 7000)', 0],
+      ['sound location event', 3],
+    ];
+    const presetLines = /\[debug:camera preset\] (\d+)/g;
+    for (const [name, preset] of injects) {
+      const before = countMatches(running().log(), presetLines);
+      await fireInject(running(), findNode(examples, '04', name).id);
+      const logged = await eventually(`the preset for "${name}" in the log`, () => {
+        const presets = [...running().log().matchAll(presetLines)].map((match) => Number(match[1]));
+        return presets.length > before ? presets[before] : undefined;
+      });
+      should(logged).equal(preset, name);
+    }
+  });
+
+  it('reads and patches the audio resource through device requests', async () => {
+    const audioRequests = () => simulator.requests.filter((request) => request.path === '/api/v1/audio');
+    const before = audioRequests().length;
+    await fireInject(running(), findNode(examples, '05', 'read audio').id);
+    await fireInject(running(), findNode(examples, '05', 'mute').id);
+    const done = await eventually('GET and PATCH /api/v1/audio at the device', () => {
+      const recent = audioRequests().slice(before);
+      return recent.length >= 2 ? recent : undefined;
+    });
+    should(done.map((request) => [request.method, request.status]).sort()).eql([
+      ['GET', 200],
+      ['PATCH', 200],
+    ]);
+  });
+
+  it('reports a zone change once and clears the removed zone from the broker', async () => {
+    const [presenter, audienceLeft, audienceRight] = simulatorZones(simulator);
+    const breakout = {
+      types: ['Switching'],
+      geometry: { point1: { x: -8000, y: 600 }, point2: { x: -3000, y: 3000 } },
+      label: 'Breakout & Q/A',
+      id: '0c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5',
+    };
+    const live = await subscribeToRoom(brokerPort);
+    subscribers.push(live.client);
+    const liveStart = live.messages.length;
+    const noticeLines = /Zone configuration changed on the device/g;
+    const noticesBefore = countMatches(running().log(), noticeLines);
+
+    simulator.setZones([presenter, audienceLeft, breakout]);
+    await fireInject(running(), findNode(examples, '01', 'read after deploy').id);
+
+    const cleared = await eventually('an empty message on the removed zone', () =>
+      live.messages.slice(liveStart).find((m) => m.topic === `${ROOM_TOPIC}/${audienceRight.id}`),
+    );
+    should(cleared.payload).equal('');
+    // Example 3 polls every 10 s: its notice follows within one interval.
+    await eventually(
+      'the change notice in the log',
+      () => (countMatches(running().log(), noticeLines) > noticesBefore ? true : undefined),
+      30000,
+    );
+
+    // More reads of the unchanged zones must report nothing more.
+    const zoneReads = () => simulator.counters.requestsByPath['/api/v1/room/zones'] ?? 0;
+    const readsSoFar = zoneReads();
+    await fireInject(running(), findNode(examples, '01', 'read after deploy').id);
+    await eventually(
+      'two more zone reads (an injected one and a poll)',
+      () => (zoneReads() >= readsSoFar + 2 ? true : undefined),
+      30000,
+    );
+    await running().request('/zones');
+
+    const listMessages = live.messages.slice(liveStart).filter((m) => m.topic === ROOM_TOPIC);
+    should(listMessages).have.length(1);
+    should((JSON.parse(listMessages[0].payload) as ZoneLike[]).map((zone) => zone.label)).eql([
+      'Presenter',
+      'Audience left',
+      'Breakout & Q/A',
+    ]);
+    const notices = running()
+      .log()
+      .split('\n')
+      .filter((line) => /Zone configuration changed on the device/.test(line));
+    should(notices).have.length(noticesBefore + 1);
+    should(notices[notices.length - 1]).containEql('added "Breakout & Q/A"');
+    should(notices[notices.length - 1]).containEql('removed "Audience right"');
+
+    // A subscriber arriving now gets the current zones only.
+    const late = await subscribeToRoom(brokerPort);
+    subscribers.push(late.client);
+    should(late.messages.every((message) => message.retain)).be.true();
+    should([...latestByTopic(late.messages).keys()].sort()).eql(
+      [ROOM_TOPIC, ...[presenter, audienceLeft, breakout].map((zone) => `${ROOM_TOPIC}/${zone.id}`)].sort(),
+    );
+  });
+
+  it('logs no warning or error from this package or its example flows', () => {
+    should(ourWarningsAndErrors(running().log())).eql([]);
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * What `npm pack` would publish: everything Node-RED and a user need, and
+ * nothing else. Reads the file list of `npm pack --dry-run` (scripts off, so
+ * the test never rebuilds dist/ under other tests' feet: run `npm run build` first).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { delimiter, join, posix } from 'node:path';
+import should from 'should';
+
+const root = join(__dirname, '..', '..');
+const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  main?: string;
+  types?: string;
+  bin?: Record<string, string>;
+  'node-red': { nodes: Record<string, string> };
+};
+const nodeFiles = Object.entries(packageJson['node-red'].nodes);
+
+/**
+ * The environment of a plain shell: without npm's variables and without
+ * node_modules/.bin on PATH. Under `npm test` or `npx`, `npm` would otherwise
+ * be the npm 10 that node-red depends on, whose `pack --dry-run` runs
+ * `prepare` despite `--ignore-scripts` and so rebuilds dist/ under the tests.
+ */
+function plainShellEnvironment(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+  env.PATH = (env.PATH ?? '')
+    .split(delimiter)
+    .filter((entry) => !/node_modules[\\/]\.bin$/.test(entry))
+    .join(delimiter);
+  return env;
+}
+
+function packedFiles(): Set<string> {
+  const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: plainShellEnvironment(),
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const [report] = JSON.parse(output) as Array<{ files: Array<{ path: string }> }>;
+  return new Set(report.files.map((file) => file.path));
+}
+
+/** Icon file names the editor registration of each node asks for (`icon: 'x.svg'`). */
+function iconsNamedInHtml(htmlFile: string): string[] {
+  const html = readFileSync(htmlFile, 'utf8');
+  return [...html.matchAll(/\bicon\s*:\s*['"]([^'"]+)['"]/g)].map((match) => match[1]);
+}
+
+describe('the npm package contents', () => {
+  let files: Set<string>;
+
+  before(() => {
+    if (!existsSync(join(root, 'dist', 'nodes'))) {
+      throw new Error('dist/nodes is missing: run `npm run build` before this test');
+    }
+    files = packedFiles();
+  });
+
+  function shouldShip(path: string) {
+    should(files.has(path)).be.true(`${path} is missing from the package`);
+  }
+
+  it('ships the runtime file and the editor HTML of every node type', () => {
+    for (const [, file] of nodeFiles) {
+      shouldShip(posix.normalize(file));
+      shouldShip(posix.normalize(file).replace(/\.js$/, '.html'));
+    }
+  });
+
+  it('ships the en-US and de message catalogues of every node type', () => {
+    for (const [type, file] of nodeFiles) {
+      for (const language of ['en-US', 'de']) {
+        shouldShip(posix.join(posix.dirname(file), 'locales', language, `${type}.json`));
+      }
+    }
+  });
+
+  it('ships every icon the editor asks for, beside the node files', () => {
+    const icons = nodeFiles.flatMap(([, file]) =>
+      iconsNamedInHtml(join(root, file.replace(/\.js$/, '.html'))).map((icon) =>
+        posix.join(posix.dirname(file), 'icons', icon),
+      ),
+    );
+    should(icons).not.be.empty();
+    for (const icon of icons) shouldShip(icon);
+  });
+
+  it('ships every example flow', () => {
+    const examples = readdirSync(join(root, 'examples')).filter((name) => name.endsWith('.json'));
+    should(examples).not.be.empty();
+    for (const example of examples) shouldShip(`examples/${example}`);
+  });
+
+  it('ships the simulator command line named in bin', () => {
+    const bins = Object.values(packageJson.bin ?? {});
+    should(bins).not.be.empty();
+    for (const bin of bins) shouldShip(posix.normalize(bin));
+  });
+
+  it('ships the main and types entry points', () => {
+    shouldShip(posix.normalize(packageJson.main ?? 'index.js'));
+    if (packageJson.types) shouldShip(posix.normalize(packageJson.types));
+  });
+
+  it('ships README, LICENSE and CHANGELOG', () => {
+    for (const document of ['README.md', 'LICENSE', 'CHANGELOG.md']) shouldShip(document);
+  });
+
+  it('leaves out tests, TypeScript sources, benchmarks and local folders', () => {
+    const unwanted = [...files].filter(
+      (path) =>
+        /^(test|src|bench|\.tmp|\.node-red-demo|node_modules|coverage|scripts)\//.test(path) ||
+        (path.endsWith('.ts') && !path.endsWith('.d.ts')),
+    );
+    should(unwanted).eql([]);
+  });
+
+  it('ships source maps only together with the sources they point to', () => {
+    for (const map of [...files].filter((path) => path.endsWith('.map'))) {
+      const { sources } = JSON.parse(readFileSync(join(root, map), 'utf8')) as { sources: string[] };
+      for (const source of sources) shouldShip(posix.normalize(posix.join(posix.dirname(map), source)));
+    }
+  });
+});
