@@ -3,7 +3,8 @@
 // test/e2e against a real Node-RED of each supported line, each started from
 // its own command line with the package installed from the tarball:
 //   Node-RED 4: this project's node_modules/node-red under the system Node;
-//   Node-RED 5: node-red@5 under Node 22 (both fetched into .tmp/ once and reused).
+//   Node-RED 5: node-red@5 under Node 22 (both fetched into .tmp/ once and reused),
+//   where the node tests (test/nodes) run a second time on that runtime.
 // Exits non-zero when any line fails.
 'use strict';
 const { execFileSync, spawnSync } = require('node:child_process');
@@ -103,7 +104,16 @@ function runLine(line, tarball) {
       },
     },
   );
-  return result.status === 0;
+  if (result.status !== 0) return false;
+  if (line.nodeRedFolder === undefined) return true;
+  // The node tests (test helper, real simulator) on this line's runtime too, not only the project's own.
+  console.log(`\n=== Node tests (test/nodes): ${line.label} ===`);
+  const nodeTests = spawnSync(
+    line.nodeBinary,
+    [require.resolve('mocha/bin/mocha.js'), 'test/nodes/**/*.test.ts'],
+    { cwd: root, stdio: 'inherit', env: { ...cleanEnv, NODE_RED_RUNTIME: line.nodeRedFolder } },
+  );
+  return nodeTests.status === 0;
 }
 
 /** `node scripts/e2e.js 5` runs only the lines whose label mentions "5"; no argument runs all. */
@@ -126,7 +136,10 @@ function main(filter) {
     {
       label: 'Node-RED 5 on Node 22',
       // Fetched only when this line runs.
-      prepare: () => ({ nodeBinary: ensureNode22(), redJs: ensureNodeRed5() }),
+      prepare: () => {
+        const redJs = ensureNodeRed5();
+        return { nodeBinary: ensureNode22(), redJs, nodeRedFolder: path.dirname(redJs) };
+      },
     },
   ].filter((line) => filter === undefined || line.label.includes(`Node-RED ${filter}`));
   if (lines.length === 0) throw new Error(`no Node-RED line matches "${filter}" (use 4 or 5)`);

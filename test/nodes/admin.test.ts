@@ -1,7 +1,7 @@
 import type { NodeAPI } from 'node-red';
 import should from 'should';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
-import { allLogText, deviceConfig, helper, nodeModules, tab } from './support';
+import { allLogText, deviceConfig, helper, nodeModules, requireFromRuntime, tab } from './support';
 
 const PASSWORD = 'Adm1n-Test-Pw';
 const TEST = '/conference-audio/test-connection';
@@ -124,7 +124,9 @@ describe('editor endpoints of the device config node', () => {
   });
 
   describe('with adminAuth on', () => {
-    const auth = require('@node-red/editor-api/lib/auth');
+    const auth = requireFromRuntime<{ init(settings: unknown, storage: unknown): void }>(
+      '@node-red/editor-api/lib/auth',
+    );
     const adminAuth = {
       type: 'credentials',
       users: [{ username: 'admin', password: 'x', permissions: '*' }],

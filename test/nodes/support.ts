@@ -47,8 +47,19 @@ export interface TestHelper {
   log(): { args: unknown[][]; getCalls(): SpyCall[] };
 }
 
+/**
+ * The Node-RED runtime under test: this project's node-red 4 unless NODE_RED_RUNTIME names another
+ * node-red package folder (scripts/e2e.js runs these tests on Node-RED 5 under Node 22 that way).
+ */
+const runtimeEntry = require.resolve(process.env.NODE_RED_RUNTIME ?? 'node-red');
+
+/** A module of the runtime under test (core nodes, editor-api), not of this project's node-red. */
+export function requireFromRuntime<T>(id: string): T {
+  return require(require.resolve(id, { paths: [path.dirname(runtimeEntry)] })) as T;
+}
+
 export const helper: TestHelper = require('node-red-node-test-helper');
-helper.init(require.resolve('node-red'));
+helper.init(runtimeEntry);
 
 const deviceModule: NodeModule = require('../../src/nodes/conference-audio-device');
 const zonesModule: NodeModule = require('../../src/nodes/conference-audio-zones');
@@ -91,9 +102,9 @@ export function nodeModules(...extra: NodeModule[]): NodeModule[] {
   return [deviceModule, zonesModule, requestModule, lookupModule].map(withCatalogue).concat(extra);
 }
 
-export const joinModule: NodeModule = require('@node-red/nodes/core/sequence/17-split.js');
-export const catchModule: NodeModule = require('@node-red/nodes/core/common/25-catch.js');
-export const completeModule: NodeModule = require('@node-red/nodes/core/common/24-complete.js');
+export const joinModule = requireFromRuntime<NodeModule>('@node-red/nodes/core/sequence/17-split.js');
+export const catchModule = requireFromRuntime<NodeModule>('@node-red/nodes/core/common/25-catch.js');
+export const completeModule = requireFromRuntime<NodeModule>('@node-red/nodes/core/common/24-complete.js');
 
 /**
  * A Complete node and a Catch node scoped to `target`, wired to helper nodes `ok` and `failed`: each
