@@ -1,9 +1,9 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
 import type { ConnectionState } from '../api/types';
+import { renderZoneMap } from '../zones';
 import type { ZoneReadResult } from '../zones/types';
 import { Poller } from './lib/poller';
 import { SingleFlight } from './lib/single-flight';
-import { renderZoneMap } from '../zones';
 import { clockTime } from './lib/status';
 import { arrayParts, ZoneChangeTracker, zonesWithGeometry, zoneTopic } from './lib/zone-messages';
 import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
