@@ -10,19 +10,14 @@
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { plainEnvironment } = require('./plain-environment');
 
 const root = path.resolve(__dirname, '..');
 const tmp = path.join(root, '.tmp');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-// Children get a plain shell's environment: npm's variables (from `npm run test:e2e`)
-// would carry the project's npm config into installs meant for other folders, and
-// node_modules/.bin on PATH would make `npm` the npm 10 that node-red depends on.
-const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-cleanEnv.PATH = (cleanEnv.PATH ?? '')
-  .split(path.delimiter)
-  .filter((entry) => !/node_modules[\\/]\.bin$/.test(entry))
-  .join(path.delimiter);
+// Children get a plain shell's environment (see plain-environment.js).
+const cleanEnv = plainEnvironment();
 
 function run(command, args, options = {}) {
   execFileSync(command, args, { cwd: root, stdio: 'inherit', env: cleanEnv, ...options });

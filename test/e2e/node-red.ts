@@ -7,8 +7,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { delimiter, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { plainEnvironment } from '../../scripts/plain-environment';
 
 const execFileAsync = promisify(execFile);
 
@@ -68,20 +69,6 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-/**
- * The environment of a plain shell, as a user has it: without npm's variables
- * (they carry the calling npm's config, such as its prefix) and without
- * node_modules/.bin on PATH (where `npm` is the npm 10 that node-red depends on).
- */
-export function environmentWithoutNpm(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-  env.PATH = (env.PATH ?? '')
-    .split(delimiter)
-    .filter((entry) => !/node_modules[\\/]\.bin$/.test(entry))
-    .join(delimiter);
-  return env;
-}
-
 /** A fresh user directory with the tarball installed into it by npm, as a user would. */
 export async function prepareUserDir(tarball: string): Promise<string> {
   const parent = join(PROJECT_ROOT, '.tmp', 'e2e');
@@ -93,7 +80,7 @@ export async function prepareUserDir(tarball: string): Promise<string> {
   );
   await execFileAsync('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], {
     cwd: userDir,
-    env: environmentWithoutNpm(),
+    env: plainEnvironment(),
     maxBuffer: 16 * 1024 * 1024,
   });
   return userDir;
@@ -137,7 +124,7 @@ export async function startNodeRed(
     [environment.redJs, '-u', userDir, '-s', settingsFile],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...environmentWithoutNpm(), NODE_OPTIONS: '' },
+      env: { ...plainEnvironment(), NODE_OPTIONS: '' },
     },
   );
   let output = '';

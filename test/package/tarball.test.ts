@@ -5,8 +5,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { delimiter, join, posix } from 'node:path';
+import { join, posix } from 'node:path';
 import should from 'should';
+import { plainEnvironment } from '../../scripts/plain-environment';
 
 const root = join(__dirname, '..', '..');
 const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -17,26 +18,11 @@ const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 };
 const nodeFiles = Object.entries(packageJson['node-red'].nodes);
 
-/**
- * The environment of a plain shell: without npm's variables and without
- * node_modules/.bin on PATH. Under `npm test` or `npx`, `npm` would otherwise
- * be the npm 10 that node-red depends on, whose `pack --dry-run` runs
- * `prepare` despite `--ignore-scripts` and so rebuilds dist/ under the tests.
- */
-function plainShellEnvironment(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-  env.PATH = (env.PATH ?? '')
-    .split(delimiter)
-    .filter((entry) => !/node_modules[\\/]\.bin$/.test(entry))
-    .join(delimiter);
-  return env;
-}
-
 function packedFiles(): Set<string> {
   const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     cwd: root,
     encoding: 'utf8',
-    env: plainShellEnvironment(),
+    env: plainEnvironment(),
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   const [report] = JSON.parse(output) as Array<{ files: Array<{ path: string }> }>;
