@@ -16,22 +16,25 @@ import type { Point, Zone, ZoneChange, ZoneDiff } from './types';
  * before is compared with the second zone with id A after.
  */
 export function diffZones(previous: readonly Zone[], next: readonly Zone[]): ZoneDiff {
-  const waiting = new Map<string, Zone[]>();
-  for (const zone of previous) {
+  // Indexes rather than zones: the same zone object listed twice must be matched (and removed) twice.
+  const waiting = new Map<string, number[]>();
+  previous.forEach((zone, index) => {
     const sameId = waiting.get(zone.id);
-    if (sameId === undefined) waiting.set(zone.id, [zone]);
-    else sameId.push(zone);
-  }
+    if (sameId === undefined) waiting.set(zone.id, [index]);
+    else sameId.push(index);
+  });
 
   const added: Zone[] = [];
   const changed: ZoneChange[] = [];
   for (const after of next) {
-    const before = waiting.get(after.id)?.shift();
+    const beforeIndex = waiting.get(after.id)?.shift();
+    const before = beforeIndex === undefined ? undefined : previous[beforeIndex];
     if (before === undefined) added.push(after);
     else if (!sameZone(before, after)) changed.push({ id: after.id, before, after });
   }
 
-  const removed = previous.filter((zone) => waiting.get(zone.id)?.includes(zone) === true);
+  const unmatched = new Set([...waiting.values()].flat());
+  const removed = previous.filter((_zone, index) => unmatched.has(index));
   return { added, removed, changed };
 }
 

@@ -66,6 +66,12 @@ function niceStep(minimumMm: number): number {
   return 10 * magnitude;
 }
 
+/** A size from the options, or the default when it is not a finite number (NaN would reach the markup). */
+function pixelSize(requested: number | undefined, fallback: number): number {
+  const size = typeof requested === 'number' && Number.isFinite(requested) ? requested : fallback;
+  return Math.max(MIN_SIZE, Math.round(size));
+}
+
 function isFiniteBounds(bounds: Bounds): boolean {
   return [bounds.minX, bounds.minY, bounds.maxX, bounds.maxY].every(Number.isFinite);
 }
@@ -103,8 +109,8 @@ function roomExtent(drawn: readonly Bounds[], point: Point | undefined): Bounds 
  * embedded in), no script and no element ids (two maps on one page must not clash).
  */
 export function renderZoneMap(zones: readonly Zone[], options: ZoneMapOptions = {}): string {
-  const width = Math.max(MIN_SIZE, Math.round(options.width ?? DEFAULT_WIDTH));
-  const height = Math.max(MIN_SIZE, Math.round(options.height ?? DEFAULT_HEIGHT));
+  const width = pixelSize(options.width, DEFAULT_WIDTH);
+  const height = pixelSize(options.height, DEFAULT_HEIGHT);
   const title = options.title ?? '';
   const highlighted = new Set(options.highlightIds ?? []);
   const point = isPoint(options.point) ? options.point : undefined;

@@ -33,7 +33,11 @@ describe('zones/diff', () => {
   it('reports a moved corner as a change with before and after', () => {
     const moved = zone(presenter.id, [-2000, 1000, 2500, 3000], { label: presenter.label });
     const diff = diffZones([presenter, audience], [moved, audience]);
-    should(diff).eql({ added: [], removed: [], changed: [{ id: presenter.id, before: presenter, after: moved }] });
+    should(diff).eql({
+      added: [],
+      removed: [],
+      changed: [{ id: presenter.id, before: presenter, after: moved }],
+    });
   });
 
   it('reports a renamed zone as a change', () => {
@@ -88,6 +92,21 @@ describe('zones/diff', () => {
     const changed = zone('a', [10, 10, 0, 0]);
     changed.geometry.point2 = { x: 0, y: 0, z: 200 } as typeof changed.geometry.point2;
     should(hasChanges(diffZones([before], [changed]))).be.true();
+  });
+
+  it('reports the same zone object listed twice and kept once as removed once', () => {
+    const diff = diffZones([presenter, presenter], [presenter]);
+    should(diff).eql({ added: [], removed: [presenter], changed: [] });
+  });
+
+  it('reports a zone that changed and a zone that stayed, in one diff', () => {
+    const renamed = { ...audience, label: 'Back rows' };
+    const diff = diffZones([presenter, audience], [structuredClone(presenter), renamed]);
+    should(diff).eql({
+      added: [],
+      removed: [],
+      changed: [{ id: audience.id, before: audience, after: renamed }],
+    });
   });
 
   it('pairs repeated ids in order', () => {

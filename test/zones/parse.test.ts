@@ -121,7 +121,9 @@ describe('zones/parse', () => {
     });
 
     it('keeps a __proto__ key from the device as a plain field', () => {
-      const raw = JSON.parse(`{"zones":[${JSON.stringify(specZone).slice(0, -1)},"__proto__":{"polluted":true}}]}`);
+      const raw = JSON.parse(
+        `{"zones":[${JSON.stringify(specZone).slice(0, -1)},"__proto__":{"polluted":true}}]}`,
+      );
       const zone = parseZonesResponse(raw).zones[0];
       should(Object.hasOwn(zone ?? {}, '__proto__')).be.true();
       should(({} as Record<string, unknown>).polluted).be.undefined();
@@ -177,7 +179,9 @@ describe('zones/parse', () => {
     });
 
     it('names the nested path when nested zones are unreadable', () => {
-      const error = badResponse(() => parseLayoutResponse({ layout: { zones: [{ ...specZone, geometry: 3 }] } }));
+      const error = badResponse(() =>
+        parseLayoutResponse({ layout: { zones: [{ ...specZone, geometry: 3 }] } }),
+      );
       should(error.message).containEql('layout.zones[0].geometry');
     });
 
@@ -198,7 +202,11 @@ describe('zones/parse', () => {
       ['zones not an array', { zones: { a: specZone } }, 'zones is an object, not an array'],
       ['zones null', { zones: null }, 'zones is null, not an array'],
       ['a zone not an object', { zones: [specZone, 'x'] }, 'zones[1] is a string ("x"), not an object'],
-      ['a zone without geometry', { zones: [{ ...specZone, geometry: undefined }] }, 'zones[0] has no geometry'],
+      [
+        'a zone without geometry',
+        { zones: [{ ...specZone, geometry: undefined }] },
+        'zones[0] has no geometry',
+      ],
       ['geometry not an object', { zones: [{ ...specZone, geometry: [] }] }, 'zones[0].geometry is an array'],
       [
         'a missing corner',
@@ -226,14 +234,68 @@ describe('zones/parse', () => {
         'zones[0].geometry.point2.x is null, not a finite number',
       ],
       ['types not a list', { zones: [{ ...specZone, types: 7 }] }, 'zones[0].types is the number 7'],
-      ['a type not a string', { zones: [{ ...specZone, types: ['Switching', 2] }] }, 'zones[0].types[1] is the number 2'],
-      ['an id that is an object', { zones: [{ ...specZone, id: { v: 1 } }] }, 'zones[0].id is an object, not a string'],
+      [
+        'a type not a string',
+        { zones: [{ ...specZone, types: ['Switching', 2] }] },
+        'zones[0].types[1] is the number 2',
+      ],
+      [
+        'an id that is an object',
+        { zones: [{ ...specZone, id: { v: 1 } }] },
+        'zones[0].id is an object, not a string',
+      ],
       ['a label that is a boolean', { zones: [{ ...specZone, label: true }] }, 'zones[0].label is a boolean'],
+      [
+        'a type that is a number',
+        { zones: [{ ...specZone, types: undefined, type: 5 }] },
+        'zones[0].type is the number 5',
+      ],
+      [
+        'a type beside types that is not a string',
+        { zones: [{ ...specZone, type: [1] }] },
+        'zones[0].type[0] is the number 1',
+      ],
+      [
+        'a zoneId that is an object',
+        { zones: [{ ...specZone, id: undefined, zoneId: {} }] },
+        'zones[0].zoneId is an object',
+      ],
+      [
+        'a ZoneLabel that is an array',
+        { zones: [{ ...specZone, label: undefined, ZoneLabel: [] }] },
+        'zones[0].ZoneLabel is an array',
+      ],
+      [
+        'a zoneLabel that is a boolean',
+        { zones: [{ ...specZone, label: undefined, zoneLabel: false }] },
+        'zones[0].zoneLabel is a boolean',
+      ],
+      ['a null geometry', { zones: [{ ...specZone, geometry: null }] }, 'zones[0] has no geometry'],
+      [
+        'an infinite coordinate',
+        { zones: [{ ...specZone, geometry: { point1: { x: 0, y: 0 }, point2: { x: 1, y: Infinity } } }] },
+        'zones[0].geometry.point2.y is the number Infinity, not a finite number',
+      ],
     ];
     for (const [name, body, reason] of cases) {
       it(`fails with BAD_RESPONSE on ${name}, saying ${reason}`, () => {
         const error = badResponse(() => parseZonesResponse(body));
         should(error.message).startWith('GET /api/v1/room/zones answered with unreadable zones: ');
+        should(error.message).containEql(reason);
+      });
+    }
+
+    const layoutCases: Array<[string, unknown, string]> = [
+      ['an empty body', undefined, 'the body is empty'],
+      ['a text body', 'busy', 'the body is a string ("busy"), not a JSON object'],
+      ['an array body', [specZone], 'the body is an array, not a JSON object'],
+      ['zones not an array', { zones: 'none' }, 'zones is a string ("none"), not an array'],
+      ['nested zones not an array', { room: { zones: 4 } }, 'room.zones is the number 4, not an array'],
+    ];
+    for (const [name, body, reason] of layoutCases) {
+      it(`fails with BAD_RESPONSE on a layout with ${name}, naming the layout endpoint`, () => {
+        const error = badResponse(() => parseLayoutResponse(body));
+        should(error.message).startWith('GET /api/v1/room/layout answered with unreadable zones: ');
         should(error.message).containEql(reason);
       });
     }

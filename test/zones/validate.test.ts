@@ -18,7 +18,9 @@ describe('zones/validate', () => {
   });
 
   it('warns TOO_MANY_ZONES above eight zones, listing them', () => {
-    const nine = Array.from({ length: 9 }, (_, index) => zone(`z${index}`, [index * 1000, 0, index * 1000 + 900, 900]));
+    const nine = Array.from({ length: 9 }, (_, index) =>
+      zone(`z${index}`, [index * 1000, 0, index * 1000 + 900, 900]),
+    );
     should(validateZones(nine.slice(0, 8))).eql([]);
     const warnings = validateZones(nine);
     should(warnings).have.length(1);
@@ -27,9 +29,15 @@ describe('zones/validate', () => {
   });
 
   it('warns DUPLICATE_TYPE once per repeated type in a zone', () => {
-    const warnings = validateZones([zone('a', [0, 0, 1, 1], { types: ['Switching', 'Switching', 'Switching'] })]);
+    const warnings = validateZones([
+      zone('a', [0, 0, 1, 1], { types: ['Switching', 'Switching', 'Switching'] }),
+    ]);
     should(warnings).have.length(1);
-    should(warnings[0]).match({ code: 'DUPLICATE_TYPE', zoneIds: ['a'], message: /"Switching" more than once/ });
+    should(warnings[0]).match({
+      code: 'DUPLICATE_TYPE',
+      zoneIds: ['a'],
+      message: /"Switching" more than once/,
+    });
   });
 
   it('warns DUPLICATE_ID for zones sharing an id', () => {
@@ -39,7 +47,11 @@ describe('zones/validate', () => {
       zone('same', [4000, 0, 5000, 1000]),
     ]);
     should(warnings).have.length(1);
-    should(warnings[0]).match({ code: 'DUPLICATE_ID', zoneIds: ['same'], message: /2 zones share the id same \(at indexes 0, 2\)/ });
+    should(warnings[0]).match({
+      code: 'DUPLICATE_ID',
+      zoneIds: ['same'],
+      message: /2 zones share the id same \(at indexes 0, 2\)/,
+    });
   });
 
   it('warns OVERLAPPING_ZONES for two zones of one type that share floor area', () => {
@@ -83,7 +95,10 @@ describe('zones/validate', () => {
   });
 
   it('names a zone without an id by its index and leaves the empty id out of zoneIds', () => {
-    const warnings = validateZones([zone('a', [0, 0, 2000, 2000]), zone('', [1000, 1000, 3000, 3000], { label: '' })]);
+    const warnings = validateZones([
+      zone('a', [0, 0, 2000, 2000]),
+      zone('', [1000, 1000, 3000, 3000], { label: '' }),
+    ]);
     should(warnings[0]?.zoneIds).eql(['a']);
     should(warnings[0]?.message).containEql('zones[1]');
   });
