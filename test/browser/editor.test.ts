@@ -228,7 +228,6 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
 
   it('shows no raw message key in the palette, the workspace, the open dialog or the help', async () => {
     // A key like "conference-audio-zones.result.count" on screen means RED._ looked in the wrong catalogue.
-    // biome-ignore lint/performance/useDomNodeTextContent: only rendered text counts, not the dialogs' templates
     const visibleText = await page().locator('body').innerText();
     const rawKeys = [...new Set(visibleText.match(/\bconference-audio-[a-z-]+\.[A-Za-z][\w.]*/g) ?? [])];
     should(rawKeys).eql([], `untranslated keys on screen: ${rawKeys.join(', ')}`);
