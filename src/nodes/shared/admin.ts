@@ -188,22 +188,18 @@ async function zoneMap(RED: NodeAPI, raw: unknown) {
 /** The editor's buttons: test connection, read certificate, show the zone map. */
 export function registerAdminEndpoints(RED: NodeAPI): void {
   const allowed = RED.auth.needsPermission(ADMIN_PERMISSION);
-  RED.httpAdmin.post('/conference-audio/test-connection', allowed, (req, res) => {
-    testConnection(RED, req.body).then(
-      (answer) => res.json(answer),
-      () => res.status(500).json({ ok: false, error: { code: 'ERROR', message: 'Unexpected error' } }),
-    );
-  });
-  RED.httpAdmin.post('/conference-audio/certificate', allowed, (req, res) => {
-    readCertificate(req.body).then(
-      (answer) => res.json(answer),
-      () => res.status(500).json({ ok: false, error: { code: 'ERROR', message: 'Unexpected error' } }),
-    );
-  });
-  RED.httpAdmin.post('/conference-audio/zone-map', allowed, (req, res) => {
-    zoneMap(RED, req.body).then(
-      (answer) => res.json(answer),
-      () => res.status(500).json({ ok: false, error: { code: 'ERROR', message: 'Unexpected error' } }),
-    );
-  });
+  const routes: Record<string, (body: unknown) => Promise<unknown>> = {
+    '/conference-audio/test-connection': (body) => testConnection(RED, body),
+    '/conference-audio/certificate': (body) => readCertificate(body),
+    '/conference-audio/zone-map': (body) => zoneMap(RED, body),
+  };
+  for (const [route, answer] of Object.entries(routes)) {
+    RED.httpAdmin.post(route, allowed, (req, res) => {
+      // Each handler turns its own failures into {ok: false, error}; a rejection here is a bug of ours.
+      answer(req.body).then(
+        (result) => res.json(result),
+        () => res.status(500).json({ ok: false, error: { code: 'ERROR', message: 'Unexpected error' } }),
+      );
+    });
+  }
 }
