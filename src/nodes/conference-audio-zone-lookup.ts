@@ -1,6 +1,7 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
-import { withGeometry, zonesContaining } from '../zones';
-import type { Zone, ZoneWithGeometry } from '../zones/types';
+import { isDeviceError } from '../errors';
+import { parseZoneList, withGeometry, zonesContaining } from '../zones';
+import type { ZoneWithGeometry } from '../zones/types';
 import { readPoint } from './lib/point';
 import { TtlCache } from './lib/ttl-cache';
 import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
@@ -20,15 +21,15 @@ export = (RED: NodeAPI) => {
   const t = (key: string, params?: Record<string, string | number>) =>
     RED._(`conference-audio-zone-lookup.${key}`, params);
 
-  /** Zones handed in with the message: checked here so a bad one is INVALID_INPUT, not a crash. */
+  /** Zones handed in with the message, read as tolerantly as the device's: a bad one is INVALID_INPUT. */
   function zonesFromMessage(value: unknown[]): ZoneWithGeometry[] {
-    return value.map((candidate, index) => {
-      try {
-        return withGeometry(candidate as Zone);
-      } catch {
-        throw invalidInput(t('errors.badZone', { index }));
-      }
-    });
+    try {
+      return parseZoneList(value, 'msg.zones').zones.map((zone) => withGeometry(zone));
+    } catch (error) {
+      throw invalidInput(
+        t('errors.badZones', { reason: isDeviceError(error) ? error.message : String(error) }),
+      );
+    }
   }
 
   function LookupNode(this: DeviceUser, def: LookupDef) {

@@ -9,6 +9,6 @@ export {
   zonesContaining,
 } from './geometry';
 export { escapeXml, renderZoneMap, type ZoneMapOptions } from './map';
-export { parseLayoutResponse, parseZonesResponse } from './parse';
+export { parseLayoutResponse, parseZoneList, parseZonesResponse } from './parse';
 export type * from './types';
 export { MAX_ZONES, validateZones } from './validate';

@@ -68,19 +68,20 @@ class ZoneReader {
   readonly warnings: ZoneWarning[] = [];
 
   constructor(
-    private readonly source: ZoneSource,
+    /** Builds the error for zones that cannot be read: the device's BAD_RESPONSE or a flow's INVALID_INPUT. */
+    private readonly unreadableBecause: (reason: string) => DeviceError,
     private readonly arrayPath: string,
   ) {}
 
   readAll(value: unknown): Zone[] {
     if (!Array.isArray(value)) {
-      throw unreadable(this.source, `${this.arrayPath} is ${describeValue(value)}, not an array`);
+      throw this.unreadableBecause(`${this.arrayPath} is ${describeValue(value)}, not an array`);
     }
     return value.map((raw, index) => this.readZone(raw, index));
   }
 
   private fail(reason: string): never {
-    throw unreadable(this.source, reason);
+    throw this.unreadableBecause(reason);
   }
 
   private readZone(raw: unknown, index: number): Zone {
@@ -182,7 +183,7 @@ class ZoneReader {
 }
 
 function readResult(zonesValue: unknown, arrayPath: string, source: ZoneSource): ZoneReadResult {
-  const reader = new ZoneReader(source, arrayPath);
+  const reader = new ZoneReader((reason) => unreadable(source, reason), arrayPath);
   const zones = reader.readAll(zonesValue);
   return { zones, warnings: [...reader.warnings, ...validateZones(zones)], source };
 }
@@ -212,4 +213,17 @@ export function parseLayoutResponse(body: unknown): ZoneReadResult {
       return readResult(value.zones, `${key}.zones`, 'layout');
   }
   throw unreadable('layout', 'no "zones" member in the body nor in any object member of it');
+}
+
+/**
+ * Reads zones that a flow hands in (`msg.zones` from a room zones node, a file, a database) as tolerantly
+ * as the device's answers; what makes them unreadable is the flow's INVALID_INPUT, with the reason.
+ */
+export function parseZoneList(
+  value: unknown,
+  arrayPath = 'zones',
+): { zones: Zone[]; warnings: ZoneWarning[] } {
+  const reader = new ZoneReader((reason) => new DeviceError('INVALID_INPUT', reason), arrayPath);
+  const zones = reader.readAll(value);
+  return { zones, warnings: [...reader.warnings, ...validateZones(zones)] };
 }

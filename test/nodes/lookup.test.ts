@@ -127,6 +127,33 @@ describe('zone lookup node (conference-audio-zone-lookup)', () => {
     should((failed.messages[0].error as { code: string }).code).equal('INVALID_INPUT');
   });
 
+  it('refuses msg.zones with a corner that is not a number, naming the field, instead of never matching', async () => {
+    await load({ device: '' }, false);
+    const zone = {
+      id: 'desk',
+      label: 'Desk',
+      types: ['Switching'],
+      geometry: { point1: { x: '0', y: 0 }, point2: { x: 100, y: 100 } },
+    };
+    await send({ payload: { x: 50, y: 50 }, zones: [zone] });
+    const error = failed.messages[0].error as { code: string; message: string };
+    should(error.code).equal('INVALID_INPUT');
+    should(error.message).containEql('msg.zones[0].geometry.point1.x');
+    should(inside.count + outside.count).equal(0);
+  });
+
+  it('accepts msg.zones in the layout spellings of newer firmware (zoneId, ZoneLabel, type)', async () => {
+    await load({ device: '' }, false);
+    const zone = {
+      zoneId: 'desk',
+      ZoneLabel: 'Desk',
+      type: 'Switching',
+      geometry: { point1: { x: 0, y: 0 }, point2: { x: 100, y: 100 } },
+    };
+    await send({ payload: { x: 10, y: 10 }, zones: [zone] });
+    should(inside.messages[0].zone).containDeep({ id: 'desk', label: 'Desk', types: ['Switching'] });
+  });
+
   it('reads the zones once for many lookups within maxAge, and once for lookups arriving together', async () => {
     sim.setFault({ kind: 'latency', ms: 50, path: ZONES_PATH });
     await load();

@@ -1,6 +1,6 @@
 import should from 'should';
 import { DeviceError } from '../../src/errors';
-import { parseLayoutResponse, parseZonesResponse } from '../../src/zones';
+import { parseLayoutResponse, parseZoneList, parseZonesResponse } from '../../src/zones';
 
 const specZone = {
   types: ['Switching'],
@@ -305,5 +305,27 @@ describe('zones/parse', () => {
       const error = badResponse(() => parseZonesResponse({ zones: [{ ...specZone, geometry }] }));
       should(error.message).containEql('zones[0].geometry.point1.x is the number NaN');
     });
+  });
+});
+
+describe('zones/parse: zones a flow hands in (parseZoneList)', () => {
+  it('reads them in the spec shape, with the same spellings and warnings as the device readers', () => {
+    const { zones, warnings } = parseZoneList([{ ...specZone }, { ...specZone, label: 'Copy' }], 'msg.zones');
+    should(zones[0]).eql(specZone);
+    should(warnings.map((warning) => warning.code)).containEql('DUPLICATE_ID');
+  });
+
+  it('refuses unreadable zones as INVALID_INPUT naming the path the caller gave, not the device', () => {
+    let caught: unknown;
+    try {
+      parseZoneList([{ ...specZone, geometry: null }], 'msg.zones');
+    } catch (error) {
+      caught = error;
+    }
+    should(caught).be.instanceOf(DeviceError);
+    should((caught as DeviceError).code).equal('INVALID_INPUT');
+    should((caught as DeviceError).message)
+      .startWith('msg.zones[0]')
+      .and.not.containEql('GET /api');
   });
 });
