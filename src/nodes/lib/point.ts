@@ -1,3 +1,4 @@
+import { isPoint } from '../../zones';
 import type { Point } from '../../zones/types';
 
 /**
@@ -7,14 +8,9 @@ import type { Point } from '../../zones/types';
  */
 export type PointReading = { ok: true; point: Point } | { ok: false; reason: string };
 
-function isFiniteNumber(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value);
-}
-
+/** A copy holding only x and y, so the message's point carries no other fields along. */
 function asPoint(value: unknown): Point | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { x, y } = value as { x?: unknown; y?: unknown };
-  return isFiniteNumber(x) && isFiniteNumber(y) ? { x, y } : undefined;
+  return isPoint(value) ? { x: value.x, y: value.y } : undefined;
 }
 
 function describe(value: unknown): string {
