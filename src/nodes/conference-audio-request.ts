@@ -2,7 +2,7 @@ import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red'
 import { type DeviceClient, validateApiPath } from '../api';
 import type { HttpMethod } from '../api/types';
 import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
-import { invalidInput, toNodeError } from './shared/errors';
+import { errorLocaliser, invalidInput, toNodeError } from './shared/errors';
 
 interface RequestDef extends NodeDef {
   device?: string;
@@ -33,6 +33,8 @@ function visibleHeaders(headers: Record<string, string>): Record<string, string>
 export = (RED: NodeAPI) => {
   const t = (key: string, params?: Record<string, string | number>) =>
     RED._(`conference-audio-request.${key}`, params);
+  const localise = errorLocaliser(RED);
+  const nodeError = (error: unknown) => toNodeError(error, localise);
 
   function RequestNode(this: DeviceUser, def: RequestDef) {
     RED.nodes.createNode(this, def);
@@ -72,7 +74,7 @@ export = (RED: NodeAPI) => {
           request = prepare(message);
           client = device.getClient();
         } catch (error) {
-          done(toNodeError(error));
+          done(nodeError(error));
           return;
         }
         client
@@ -84,7 +86,7 @@ export = (RED: NodeAPI) => {
             send(message);
             done();
           })
-          .catch((error: unknown) => done(toNodeError(error)));
+          .catch((error: unknown) => done(nodeError(error)));
       },
     );
   }

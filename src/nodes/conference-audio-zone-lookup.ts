@@ -5,7 +5,7 @@ import type { ZoneWithGeometry } from '../zones/types';
 import { readPoint } from './lib/point';
 import { TtlCache } from './lib/ttl-cache';
 import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
-import { invalidInput, toNodeError } from './shared/errors';
+import { errorLocaliser, invalidInput, toNodeError } from './shared/errors';
 
 interface LookupDef extends NodeDef {
   device?: string;
@@ -20,6 +20,8 @@ type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => 
 export = (RED: NodeAPI) => {
   const t = (key: string, params?: Record<string, string | number>) =>
     RED._(`conference-audio-zone-lookup.${key}`, params);
+  const localise = errorLocaliser(RED);
+  const nodeError = (error: unknown) => toNodeError(error, localise);
 
   /** Zones handed in with the message, read as tolerantly as the device's: a bad one is INVALID_INPUT. */
   function zonesFromMessage(value: unknown[]): ZoneWithGeometry[] {
@@ -61,7 +63,7 @@ export = (RED: NodeAPI) => {
       const reading = readPoint(value);
       if (!reading.ok) {
         done(
-          toNodeError(
+          nodeError(
             invalidInput(t('errors.badPoint', { property: `msg.${property}`, reason: reading.reason })),
           ),
         );
@@ -74,7 +76,7 @@ export = (RED: NodeAPI) => {
           ? Promise.resolve(zonesFromMessage(message.zones))
           : cache.get();
       } catch (error) {
-        done(toNodeError(error));
+        done(nodeError(error));
         return;
       }
       zonesPromise.then(
@@ -90,7 +92,7 @@ export = (RED: NodeAPI) => {
           }
           done();
         },
-        (error: unknown) => done(toNodeError(error)),
+        (error: unknown) => done(nodeError(error)),
       );
     });
   }

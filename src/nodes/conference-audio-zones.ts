@@ -7,7 +7,7 @@ import { SingleFlight } from './lib/single-flight';
 import { clockTime } from './lib/status';
 import { arrayParts, ZoneChangeTracker, zonesWithGeometry, zoneTopic } from './lib/zone-messages';
 import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
-import { errorCode, toNodeError } from './shared/errors';
+import { errorCode, errorLocaliser, toNodeError } from './shared/errors';
 
 type OutputMode = 'all' | 'each' | 'changes' | 'map';
 const OUTPUT_MODES: readonly OutputMode[] = ['all', 'each', 'changes', 'map'];
@@ -28,6 +28,8 @@ type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => 
 export = (RED: NodeAPI) => {
   const t = (key: string, params?: Record<string, string | number>) =>
     RED._(`conference-audio-zones.${key}`, params);
+  const localise = errorLocaliser(RED);
+  const nodeError = (error: unknown) => toNodeError(error, localise);
 
   function minimumInterval(): number {
     const configured: unknown = (RED.settings as unknown as Record<string, unknown>)
@@ -130,7 +132,7 @@ export = (RED: NodeAPI) => {
         const code = errorCode(error);
         if (code !== lastErrorCode) {
           lastErrorCode = code;
-          node.error(toNodeError(error), { topic: baseTopic } as NodeMessage);
+          node.error(nodeError(error), { topic: baseTopic } as NodeMessage);
         }
       }
     }
@@ -147,12 +149,12 @@ export = (RED: NodeAPI) => {
             sendAll(messagesFor(read, msg), send);
             done();
           } catch (error) {
-            done(toNodeError(error));
+            done(nodeError(error));
           }
         },
         (error: unknown) => {
           if (!closed) recordFailure(error);
-          done(toNodeError(error));
+          done(nodeError(error));
         },
       );
     });

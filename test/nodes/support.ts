@@ -68,27 +68,34 @@ const lookupModule: NodeModule = require('../../src/nodes/conference-audio-zone-
 
 /**
  * The helper hands nodes `RED._ = key => key`. Our catalogues' keys all start
- * with the node type, so one merged English catalogue translates every node:
+ * with the node type, so one merged catalogue per locale translates every node:
  * status and error texts in tests are then the ones users read, and a key
- * missing from the catalogue shows up as the raw key.
+ * missing from the catalogue shows up as the raw key. A key may name its
+ * node-set namespace (`@scope/package/type:type.key`), as the editor's and
+ * cross-node runtime lookups do; that prefix is dropped.
  */
 type Catalogue = { [key: string]: string | Catalogue };
-const catalogue: Catalogue = {};
-const localeDir = path.join(__dirname, '..', '..', 'nodes', 'locales', 'en-US');
-for (const file of readdirSync(localeDir).filter((name) => name.endsWith('.json'))) {
-  Object.assign(catalogue, JSON.parse(readFileSync(path.join(localeDir, file), 'utf8')) as Catalogue);
+export type Translate = (key: string, params?: Record<string, string | number>) => string;
+
+export function translatorFor(locale: string): Translate {
+  const catalogue: Catalogue = {};
+  const localeDir = path.join(__dirname, '..', '..', 'nodes', 'locales', locale);
+  for (const file of readdirSync(localeDir).filter((name) => name.endsWith('.json'))) {
+    Object.assign(catalogue, JSON.parse(readFileSync(path.join(localeDir, file), 'utf8')) as Catalogue);
+  }
+  return (key, params) => {
+    let entry: string | Catalogue | undefined = catalogue;
+    for (const part of key.replace(/^[^:]*:/, '').split('.')) {
+      entry = typeof entry === 'object' ? entry[part] : undefined;
+    }
+    if (typeof entry !== 'string') return key;
+    return entry.replace(/__(\w+)__/g, (whole, name: string) =>
+      params && name in params ? String(params[name]) : whole,
+    );
+  };
 }
 
-export function translate(key: string, params?: Record<string, string | number>): string {
-  let entry: string | Catalogue | undefined = catalogue;
-  for (const part of key.split('.')) {
-    entry = typeof entry === 'object' ? entry[part] : undefined;
-  }
-  if (typeof entry !== 'string') return key;
-  return entry.replace(/__(\w+)__/g, (whole, name: string) =>
-    params && name in params ? String(params[name]) : whole,
-  );
-}
+export const translate: Translate = translatorFor('en-US');
 
 function withCatalogue(module: NodeModule): NodeModule {
   return (RED) => {
