@@ -136,7 +136,8 @@ export function renderZoneMap(zones: readonly Zone[], options: ZoneMapOptions = 
   const sx = (x: number): number => left + (x - extent.minX) * scale;
   const sy = (y: number): number => upper + (extent.maxY - y) * scale;
 
-  const step = niceStep(60 / scale);
+  // A grid line at least every 40 px keeps the grid readable without crowding it.
+  const step = niceStep(40 / scale);
   const out: string[] = [];
   const summary =
     drawable.length === 0
