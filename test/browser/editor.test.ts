@@ -278,6 +278,27 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     should(stored).not.containEql(devicePassword);
   });
 
+  it('speaks German in the palette and on the workspace when the editor language is German', async () => {
+    const p = page();
+    // What Menu > Settings > View > Language stores; the editor reads it at start.
+    await p.evaluate(() => localStorage.setItem('editor-language', 'de'));
+    await p.reload();
+    const germanLabel = (type: string): string => {
+      const file = path.join(__dirname, '..', '..', 'nodes', 'locales', 'de', `${type}.json`);
+      return JSON.parse(fs.readFileSync(file, 'utf8'))[type].paletteLabel;
+    };
+    for (const type of Object.keys(ourPaletteTypes)) {
+      const entry = p.locator(`.red-ui-palette-node[data-palette-type="${type}"]`);
+      await entry.waitFor();
+      should(await textOf(entry)).equal(germanLabel(type));
+    }
+    const deployedZonesNode = p.locator('#red-ui-workspace-chart g.red-ui-flow-node-group', {
+      hasText: germanLabel(zonesType),
+    });
+    await deployedZonesNode.first().waitFor();
+    await screenshot('08-german');
+  });
+
   it('runs the whole session without an uncaught script error in the editor', () => {
     const scriptErrors = browser?.pageErrors.filter((entry) => entry.startsWith('pageerror:')) ?? [];
     should(scriptErrors).eql([]);
