@@ -1,7 +1,15 @@
 import type { NodeAPI } from 'node-red';
 import should from 'should';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
-import { allLogText, deviceConfig, helper, nodeModules, requireFromRuntime, tab } from './support';
+import {
+  allLogText,
+  deviceConfig,
+  helper,
+  nodeModules,
+  requireFromRuntime,
+  tab,
+  useSimulator,
+} from './support';
 
 const PASSWORD = 'Adm1n-Test-Pw';
 const TEST = '/conference-audio/test-connection';
@@ -17,13 +25,8 @@ function dialog(sim: DeviceSimulator, extra: Record<string, unknown> = {}): Reco
 describe('editor endpoints of the device config node', () => {
   let sim: DeviceSimulator;
 
-  beforeEach(async () => {
-    sim = await startSimulator({ port: 0, passwords: { general: PASSWORD } });
-  });
-
-  afterEach(async () => {
-    await helper.unload();
-    await sim.close();
+  useSimulator({ passwords: { general: PASSWORD } }, (started) => {
+    sim = started;
   });
 
   async function loadDevice(password = PASSWORD) {

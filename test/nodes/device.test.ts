@@ -11,6 +11,7 @@ import {
   statusWhere,
   tab,
   until,
+  useSimulator,
 } from './support';
 
 const PASSWORD = 'Sup3r-Secret-Pw!';
@@ -33,13 +34,8 @@ const outNode = { id: 'out', type: 'helper', z: 'f1' };
 describe('device config node (conference-audio-device)', () => {
   let sim: DeviceSimulator;
 
-  beforeEach(async () => {
-    sim = await startSimulator({ port: 0, passwords: { general: PASSWORD } });
-  });
-
-  afterEach(async () => {
-    await helper.unload();
-    await sim.close();
+  useSimulator({ passwords: { general: PASSWORD } }, (started) => {
+    sim = started;
   });
 
   it('shows connecting, then connected on every node using the device', async () => {

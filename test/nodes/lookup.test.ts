@@ -1,5 +1,5 @@
 import should from 'should';
-import { type DeviceSimulator, sampleZones, startSimulator } from '../../src/simulator';
+import { type DeviceSimulator, sampleZones } from '../../src/simulator';
 import type { Zone } from '../../src/zones/types';
 import {
   catchModule,
@@ -11,6 +11,7 @@ import {
   nodeModules,
   tab,
   until,
+  useSimulator,
 } from './support';
 
 const ZONES_PATH = '/api/v1/room/zones';
@@ -62,13 +63,8 @@ describe('zone lookup node (conference-audio-zone-lookup)', () => {
     await until(() => ok.count + failed.count === settled + 1, 'done for the input');
   }
 
-  beforeEach(async () => {
-    sim = await startSimulator({ port: 0 });
-  });
-
-  afterEach(async () => {
-    await helper.unload();
-    await sim.close();
+  useSimulator({}, (started) => {
+    sim = started;
   });
 
   it('sends a point inside a zone to output 1 with the zones, the first zone and the point', async () => {

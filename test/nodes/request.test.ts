@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import should from 'should';
-import { type DeviceSimulator, startSimulator } from '../../src/simulator';
+import type { DeviceSimulator } from '../../src/simulator';
 import {
   allLogText,
   catchModule,
@@ -12,6 +12,7 @@ import {
   nodeModules,
   tab,
   until,
+  useSimulator,
 } from './support';
 
 const PASSWORD = 'R3quest-Secret!';
@@ -58,13 +59,8 @@ describe('device request node (conference-audio-request)', () => {
     await until(() => ok.count + failed.count === settled + 1, 'done for the input');
   }
 
-  beforeEach(async () => {
-    sim = await startSimulator({ port: 0, passwords: { general: PASSWORD } });
-  });
-
-  afterEach(async () => {
-    await helper.unload();
-    await sim.close();
+  useSimulator({ passwords: { general: PASSWORD } }, (started) => {
+    sim = started;
   });
 
   it('sends the configured GET and outputs the parsed body, status and headers, keeping the message', async () => {

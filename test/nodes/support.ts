@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NodeAPI } from 'node-red';
-import type { DeviceSimulator } from '../../src/simulator';
+import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
 
 type NodeModule = (RED: NodeAPI) => void;
 
@@ -207,4 +207,22 @@ export function allLogText(): string {
 
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Each test of the calling describe block gets a fresh simulator (handed to `started`); after it the flow
+ * is unloaded, the helper's settings reset and the simulator closed, so no test sees another's state.
+ */
+export function useSimulator(options: SimulatorOptions, started: (simulator: DeviceSimulator) => void): void {
+  let running: DeviceSimulator | undefined;
+  beforeEach(async () => {
+    running = await startSimulator({ port: 0, ...options });
+    started(running);
+  });
+  afterEach(async () => {
+    await helper.unload();
+    helper.settings({});
+    await running?.close();
+    running = undefined;
+  });
 }

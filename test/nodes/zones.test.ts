@@ -1,5 +1,5 @@
 import should from 'should';
-import { type DeviceSimulator, sampleZones, startSimulator } from '../../src/simulator';
+import { type DeviceSimulator, sampleZones } from '../../src/simulator';
 import {
   catchModule,
   collect,
@@ -14,6 +14,7 @@ import {
   statusWhere,
   tab,
   until,
+  useSimulator,
 } from './support';
 
 const ZONES_PATH = '/api/v1/room/zones';
@@ -47,14 +48,8 @@ function zone(id: string, label: string, x: number): Record<string, unknown> {
 describe('room zones node (conference-audio-zones)', () => {
   let sim: DeviceSimulator;
 
-  beforeEach(async () => {
-    sim = await startSimulator({ port: 0 });
-  });
-
-  afterEach(async () => {
-    await helper.unload();
-    helper.settings({});
-    await sim.close();
+  useSimulator({}, (started) => {
+    sim = started;
   });
 
   it('answers an input message with all zones and their geometry, keeping the message', async () => {
