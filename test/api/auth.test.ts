@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import should from 'should';
 import { type ConnectionState, DeviceClient, DeviceError } from '../../src/api';
-import { assertNoSecret, PASSWORD, sleep, useHarness, WRONG_PASSWORD } from './helpers';
+import { delay } from '../support/wait';
+import { assertNoSecret, PASSWORD, useHarness, WRONG_PASSWORD } from './helpers';
 
 const packageVersion: string = JSON.parse(
   readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'),
@@ -256,7 +257,7 @@ describe('api/client: refused login', () => {
   it('tries again once the backoff is over', async () => {
     const client = harness.client({ password: WRONG_PASSWORD, loginBackoff: { initialMs: 50, maxMs: 50 } });
     await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');
-    await sleep(80);
+    await delay(80);
     await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');
     should(harness.simulator.counters.failedLogins).equal(2);
   });
@@ -269,7 +270,7 @@ describe('api/client: refused login', () => {
         (await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED')).retryAfterMs,
       );
       // Past the cap: a doubled delay (100, 200 ms) would refuse to ask the device again.
-      await sleep(80);
+      await delay(80);
     }
     should(delays).eql([50, 50, 50]);
     should(harness.simulator.counters.failedLogins).equal(3);
@@ -286,7 +287,7 @@ describe('api/client: refused login', () => {
         (await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED')).retryAfterMs,
       );
       // Longer than the delay just reported, so the next call reaches the device again.
-      await sleep(pauseMs);
+      await delay(pauseMs);
     }
     should(delays).eql([20, 40, 80]);
     should(harness.simulator.counters.failedLogins).equal(3);
@@ -298,7 +299,7 @@ describe('api/client: refused login', () => {
       loginBackoff: { initialMs: 2000, maxMs: 10_000 },
     });
     await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');
-    await sleep(2100);
+    await delay(2100);
     const refusal = await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');
     should(refusal.retryAfterMs).equal(4000);
     const held = await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');

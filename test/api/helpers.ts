@@ -123,25 +123,6 @@ export function assertNoSecret(value: unknown, secrets: readonly string[]): void
   }
 }
 
-/** Polls a condition that some event will make true; fails after a generous bound. */
-export async function eventually(
-  condition: () => boolean,
-  what: string | (() => string),
-  limitMs = 3000,
-): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!condition()) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for: ${typeof what === 'string' ? what : what()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** Whether a promise has settled yet, without waiting for it. */
 export async function isSettled(promise: Promise<unknown>): Promise<boolean> {
   const marker = Symbol('pending');

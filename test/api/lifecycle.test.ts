@@ -1,6 +1,7 @@
 import should from 'should';
 import { type ConnectionState, DeviceClient } from '../../src/api';
-import { eventually, isSettled, PASSWORD, sleep, useHarness } from './helpers';
+import { delay, until } from '../support/wait';
+import { isSettled, PASSWORD, useHarness } from './helpers';
 
 /** Sockets, servers and timers this process holds, by type. */
 function activeResources(): Record<string, number> {
@@ -62,7 +63,7 @@ describe('api/client: network failures', () => {
     harness.simulator.setFault({ kind: 'latency', ms: 2000, path: '/api/v1/audio' });
     const controller = new AbortController();
     const call = client.request('GET', '/api/v1/audio', undefined, { signal: controller.signal });
-    await eventually(() => harness.simulator.requests.length === 2, 'the request to arrive');
+    await until(() => harness.simulator.requests.length === 2, 'the request to arrive');
     controller.abort();
     const error = await harness.failure(call, 'CLOSED');
     should(error.message).match(/aborted/);
@@ -77,7 +78,7 @@ describe('api/client: close()', () => {
     await client.request('GET', '/api/v1/room/zones');
     harness.simulator.setFault({ kind: 'latency', ms: 2000, path: '/api/v1/audio' });
     const failure = harness.failure(client.request('GET', '/api/v1/audio'), 'CLOSED');
-    await eventually(() => harness.simulator.requests.length === 3, 'the request to arrive');
+    await until(() => harness.simulator.requests.length === 3, 'the request to arrive');
     await client.close();
     await failure;
   });
@@ -102,7 +103,7 @@ describe('api/client: close()', () => {
 
   it('leaves no socket, server connection or timer behind', async () => {
     // Mocha arms its own test timer just after the test starts: count from after that.
-    await sleep(0);
+    await delay(0);
     const before = activeResources();
     const client = new DeviceClient({
       host: '127.0.0.1',
@@ -126,7 +127,7 @@ describe('api/client: close()', () => {
     await client.close();
     await Promise.all([queued, queuedToo]);
     // The device side (the simulator in this process) closes its end once it sees the client's close.
-    await eventually(
+    await until(
       () => JSON.stringify(activeResources()) === JSON.stringify(before),
       () => `resources back to ${JSON.stringify(before)}, now ${JSON.stringify(activeResources())}`,
     );
@@ -138,6 +139,6 @@ describe('api/client: close()', () => {
     const socketsWhileOpen = activeResources().TCPSocketWrap ?? 0;
     should(socketsWhileOpen).be.aboveOrEqual(2);
     await client.close();
-    await eventually(() => (activeResources().TCPSocketWrap ?? 0) === 0, 'no socket left on either side');
+    await until(() => (activeResources().TCPSocketWrap ?? 0) === 0, 'no socket left on either side');
   });
 });

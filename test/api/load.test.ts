@@ -1,7 +1,8 @@
 import should from 'should';
 import type { ConnectionState } from '../../src/api';
 import { RequestLimiter } from '../../src/api/limiter';
-import { eventually, isSettled, sleep, useHarness } from './helpers';
+import { delay, until } from '../support/wait';
+import { isSettled, useHarness } from './helpers';
 
 describe('api/client: shared GETs', () => {
   const harness = useHarness();
@@ -64,7 +65,7 @@ describe('api/client: client-side request ceiling', () => {
     ].map((path) => client.request('GET', path));
     // The login and the first two calls fill the minute.
     await Promise.all(calls.slice(0, 2));
-    await sleep(50);
+    await delay(50);
     should(harness.simulator.requests).have.length(3);
     for (const waiting of calls.slice(2)) should(await isSettled(waiting)).be.false();
     await client.close();
@@ -125,7 +126,7 @@ describe('api/client: device rate limit (429)', () => {
     await harness.failure(client.request('GET', '/api/v1/room/layout'), 'RATE_LIMITED');
     const sentBefore = harness.simulator.requests.length;
     const next = client.request('GET', '/api/v1/audio');
-    await sleep(50);
+    await delay(50);
     should(await isSettled(next)).be.false();
     should(harness.simulator.requests).have.length(sentBefore);
     await client.close();
@@ -182,7 +183,7 @@ describe('api/client: rate-limit answers from a status fault', () => {
     should(answers.map((answer) => answer.retryAfterMs).sort((a = 0, b = 0) => a - b)).eql([2000, 4000]);
     const next = harness.failure(client.request('GET', '/api/v1/audio'), 'CLOSED');
     // Past the first pause and still 1.9 s short of the second: only a longer stall could break this.
-    await sleep(2100);
+    await delay(2100);
     should(harness.simulator.counters.requestsByPath['/api/v1/audio']).equal(2);
     await client.close();
     await next;
@@ -224,8 +225,8 @@ describe('api/client: requests wait in the queue without a device request', () =
     harness.simulator.reboot();
     // Login + audio used 2; the stale-token request uses the third; the re-login must wait.
     const call = client.request('GET', '/api/v1/room/zones');
-    await eventually(() => harness.simulator.requests.length === 3, 'the stale-token request');
-    await sleep(50);
+    await until(() => harness.simulator.requests.length === 3, 'the stale-token request');
+    await delay(50);
     should(harness.simulator.requests).have.length(3);
     should(await isSettled(call)).be.false();
     await client.close();

@@ -3,13 +3,11 @@
  * would start it (its own red.js, a user directory, a settings file) with this
  * package loaded from dist/, and a headless Chromium driven by playwright-core.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { launchNodeRed, type NodeRedProcess } from '../support/node-red-process';
 
 export const projectRoot = path.resolve(__dirname, '..', '..');
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -24,25 +22,9 @@ export function missingChromiumMessage(): string {
   );
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('no TCP port from the OS');
-  return address.port;
-}
-
-export interface NodeRed {
-  readonly url: string;
-  readonly userDir: string;
-  /** Everything the Node-RED process printed so far (shown when a test fails). */
-  output(): string;
+export interface NodeRed extends NodeRedProcess {
   /** GET/POST on the admin API, as JSON. */
   adminJson(method: 'GET' | 'POST', urlPath: string, body?: unknown): Promise<unknown>;
-  stop(): Promise<void>;
 }
 
 export interface NodeRedOptions {
@@ -51,26 +33,8 @@ export interface NodeRedOptions {
   startTimeoutMs?: number;
 }
 
-function settingsFileText(port: number, userDir: string): string {
-  const settings = {
-    uiPort: port,
-    uiHost: '127.0.0.1',
-    userDir,
-    flowFile: 'flows.json',
-    credentialSecret: 'browser-test-credential-secret',
-    nodesDir: [projectRoot],
-    // The welcome tour pops up over the workspace at an unpredictable moment (a person closes it once, a
-    // test would have to race it), and the palette manager would fetch the public catalogue from the internet.
-    editorTheme: { tours: false, palette: { catalogues: [] } },
-    // Without an answer here the editor opens an "Enable Update Notifications" modal over everything.
-    telemetry: { enabled: false, updateNotification: false },
-    logging: { console: { level: 'info', metrics: false, audit: false } },
-  };
-  return `module.exports = ${JSON.stringify(settings, null, 2)};\n`;
-}
-
-async function listedTypes(url: string): Promise<Set<string>> {
-  const response = await fetch(`${url}/nodes`, { headers: { Accept: 'application/json' } });
+async function listedTypes(nodeRed: NodeRedProcess): Promise<Set<string>> {
+  const response = await nodeRed.request('/nodes', { headers: { Accept: 'application/json' } });
   if (!response.ok) throw new Error(`GET /nodes answered ${response.status}`);
   const sets: unknown = await response.json();
   const types = new Set<string>();
@@ -84,79 +48,48 @@ async function listedTypes(url: string): Promise<Set<string>> {
   return types;
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const killTimer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  try {
-    await exited;
-  } finally {
-    clearTimeout(killTimer);
-  }
-}
-
+/** This project's Node-RED 4 with the package loaded from dist/ (nodesDir) and an empty flow. */
 export async function startNodeRed(options: NodeRedOptions): Promise<NodeRed> {
   const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ca-browser-node-red-'));
-  const port = await freePort();
-  const settingsPath = path.join(userDir, 'settings.js');
-  fs.writeFileSync(settingsPath, settingsFileText(port, userDir));
   fs.writeFileSync(path.join(userDir, 'flows.json'), '[]\n');
-
-  const chunks: string[] = [];
-  const child = spawn(process.execPath, [nodeRedScript, '-u', userDir, '-s', settingsPath], {
-    cwd: userDir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
-  // If the test process ends without its after hook (an uncaught error, mocha --exit), Node-RED goes too.
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  child.once('exit', () => process.off('exit', killOnExit));
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => chunks.push(chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => chunks.push(chunk));
-
-  const url = `http://127.0.0.1:${port}`;
-  const nodeRed: NodeRed = {
-    url,
-    userDir,
-    output: () => chunks.join(''),
+  let started: NodeRedProcess;
+  try {
+    started = await launchNodeRed({
+      redJs: nodeRedScript,
+      userDir,
+      settings: {
+        nodesDir: [projectRoot],
+        // The palette manager would fetch the public catalogue from the internet.
+        editorTheme: { tours: false, palette: { catalogues: [] } },
+        // Without an answer here the editor opens an "Enable Update Notifications" modal over everything.
+        telemetry: { enabled: false, updateNotification: false },
+      },
+      isReady: async (nodeRed) => {
+        const types = await listedTypes(nodeRed);
+        return options.waitForTypes.every((type) => types.has(type));
+      },
+      ...(options.startTimeoutMs === undefined ? {} : { timeoutMs: options.startTimeoutMs }),
+    });
+  } catch (error) {
+    fs.rmSync(userDir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    ...started,
     async adminJson(method, urlPath, body) {
-      const response = await fetch(`${url}${urlPath}`, {
+      const response = await started.request(urlPath, {
         method,
         headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       if (!response.ok) throw new Error(`${method} ${urlPath} answered ${response.status}`);
       return response.json();
     },
     async stop() {
-      await stopChild(child);
+      await started.stop();
       fs.rmSync(userDir, { recursive: true, force: true });
     },
   };
-
-  const deadline = Date.now() + (options.startTimeoutMs ?? 30000);
-  let lastProblem = 'not started yet';
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      await nodeRed.stop();
-      throw new Error(
-        `Node-RED exited with code ${child.exitCode} before it was ready:\n${nodeRed.output()}`,
-      );
-    }
-    try {
-      const types = await listedTypes(url);
-      const missing = options.waitForTypes.filter((type) => !types.has(type));
-      if (missing.length === 0) return nodeRed;
-      lastProblem = `node types not loaded: ${missing.join(', ')}`;
-    } catch (error) {
-      lastProblem = error instanceof Error ? error.message : String(error);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  await nodeRed.stop();
-  throw new Error(`Node-RED was not ready (${lastProblem}). Its output:\n${nodeRed.output()}`);
 }
 
 export interface Browser {

@@ -11,18 +11,18 @@ import { Aedes } from 'aedes';
 import { connectAsync, type MqttClient } from 'mqtt';
 import should from 'should';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
+import type { NodeRedProcess } from '../support/node-red-process';
+import { probeUntil } from '../support/wait';
 import { findElements, parseStrictXml, textContent } from '../zones/xml';
 import {
   deployFlows,
   type E2eEnvironment,
   e2eEnvironment,
-  eventually,
   fireInject,
   loadedNodeSets,
   ourWarningsAndErrors,
   PROJECT_ROOT,
   prepareUserDir,
-  type RunningNodeRed,
   startNodeRed,
 } from './node-red';
 
@@ -84,7 +84,7 @@ async function subscribeToRoom(port: number): Promise<{ client: MqttClient; mess
   });
   await client.subscribeAsync(`${ROOM_TOPIC}/#`, { qos: 1 });
   await client.publishAsync(SENTINEL_TOPIC, 'end of retained messages', { qos: 1 });
-  await eventually('the sentinel message', () => (sentinelSeen ? true : undefined), 5000, 20);
+  await probeUntil('the sentinel message', () => (sentinelSeen ? true : undefined), 5000, 20);
   return { client, messages };
 }
 
@@ -117,7 +117,7 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
   let simulator: DeviceSimulator;
   let brokerPort: number;
   let closeBroker: () => Promise<void> = async () => {};
-  let nodeRed: RunningNodeRed | undefined;
+  let nodeRed: NodeRedProcess | undefined;
   let examples: Example[];
   const subscribers: MqttClient[] = [];
   let failed = false;
@@ -148,14 +148,16 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     if (nodeRed) {
       await nodeRed.stop();
       if (failed)
-        console.log(`      Node-RED log:\n${nodeRed.log()}\n      user directory kept: ${nodeRed.userDir}`);
+        console.log(
+          `      Node-RED log:\n${nodeRed.output()}\n      user directory kept: ${nodeRed.userDir}`,
+        );
       else rmSync(nodeRed.userDir, { recursive: true, force: true });
     }
     await closeBroker();
     await simulator?.close();
   });
 
-  function running(): RunningNodeRed {
+  function running(): NodeRedProcess {
     if (!nodeRed) throw new Error('Node-RED did not start');
     return nodeRed;
   }
@@ -165,7 +167,7 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
       name: string;
       version: string;
     };
-    const ours = await eventually('our node types in GET /nodes', async () => {
+    const ours = await probeUntil('our node types in GET /nodes', async () => {
       const sets = (await loadedNodeSets(running())).filter((set) => set.module === name);
       const types = sets.flatMap((set) => set.types);
       return OUR_TYPES.every((type) => types.includes(type)) ? sets : undefined;
@@ -208,7 +210,7 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     const zones = simulatorZones(simulator);
     const expectedTopics = [ROOM_TOPIC, ...zones.map((zone) => `${ROOM_TOPIC}/${zone.id}`)];
     // Retained: a subscriber that connects after the publish still gets them.
-    const latest = await eventually('the retained zone topics', async () => {
+    const latest = await probeUntil('the retained zone topics', async () => {
       const { client, messages } = await subscribeToRoom(brokerPort);
       await client.endAsync();
       const byTopic = latestByTopic(messages);
@@ -256,10 +258,10 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     ];
     const presetLines = /\[debug:camera preset\] (\d+)/g;
     for (const [name, preset] of injects) {
-      const before = countMatches(running().log(), presetLines);
+      const before = countMatches(running().output(), presetLines);
       await fireInject(running(), findNode(examples, '04', name).id);
-      const logged = await eventually(`the preset for "${name}" in the log`, () => {
-        const presets = [...running().log().matchAll(presetLines)].map((match) => Number(match[1]));
+      const logged = await probeUntil(`the preset for "${name}" in the log`, () => {
+        const presets = [...running().output().matchAll(presetLines)].map((match) => Number(match[1]));
         return presets.length > before ? presets[before] : undefined;
       });
       should(logged).equal(preset, name);
@@ -271,7 +273,7 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     const before = audioRequests().length;
     await fireInject(running(), findNode(examples, '05', 'read audio').id);
     await fireInject(running(), findNode(examples, '05', 'mute').id);
-    const done = await eventually('GET and PATCH /api/v1/audio at the device', () => {
+    const done = await probeUntil('GET and PATCH /api/v1/audio at the device', () => {
       const recent = audioRequests().slice(before);
       return recent.length >= 2 ? recent : undefined;
     });
@@ -293,19 +295,19 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     subscribers.push(live.client);
     const liveStart = live.messages.length;
     const noticeLines = /Zone configuration changed on the device/g;
-    const noticesBefore = countMatches(running().log(), noticeLines);
+    const noticesBefore = countMatches(running().output(), noticeLines);
 
     simulator.setZones([presenter, audienceLeft, breakout]);
     await fireInject(running(), findNode(examples, '01', 'read after deploy').id);
 
-    const cleared = await eventually('an empty message on the removed zone', () =>
+    const cleared = await probeUntil('an empty message on the removed zone', () =>
       live.messages.slice(liveStart).find((m) => m.topic === `${ROOM_TOPIC}/${audienceRight.id}`),
     );
     should(cleared.payload).equal('');
     // Example 3 polls every 10 s: its notice follows within one interval.
-    await eventually(
+    await probeUntil(
       'the change notice in the log',
-      () => (countMatches(running().log(), noticeLines) > noticesBefore ? true : undefined),
+      () => (countMatches(running().output(), noticeLines) > noticesBefore ? true : undefined),
       30000,
     );
 
@@ -313,7 +315,7 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     const zoneReads = () => simulator.counters.requestsByPath['/api/v1/room/zones'] ?? 0;
     const readsSoFar = zoneReads();
     await fireInject(running(), findNode(examples, '01', 'read after deploy').id);
-    await eventually(
+    await probeUntil(
       'two more zone reads (an injected one and a poll)',
       () => (zoneReads() >= readsSoFar + 2 ? true : undefined),
       30000,
@@ -328,7 +330,7 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
       'Breakout & Q/A',
     ]);
     const notices = running()
-      .log()
+      .output()
       .split('\n')
       .filter((line) => /Zone configuration changed on the device/.test(line));
     should(notices).have.length(noticesBefore + 1);
@@ -345,6 +347,6 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
   });
 
   it('logs no warning or error from this package or its example flows', () => {
-    should(ourWarningsAndErrors(running().log())).eql([]);
+    should(ourWarningsAndErrors(running().output())).eql([]);
   });
 });

@@ -138,15 +138,6 @@ export function counter(node: TestNode): { readonly count: number; messages: Rec
   };
 }
 
-/** Waits until `condition` holds, polling every few milliseconds; fails after `limitMs`. */
-export async function until(condition: () => boolean, what: string, limitMs = 5000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > limitMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 /** The tab every test node sits on (`z: 'f1'`); without it Node-RED treats the nodes as config nodes. */
 export const tab = { id: 'f1', type: 'tab', label: 'test' };
 
@@ -205,10 +196,6 @@ export function allLogText(): string {
     .join('\n');
 }
 
-export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /**
  * Each test of the calling describe block gets a fresh simulator (handed to `started`); after it the flow
  * is unloaded, the helper's settings reset and the simulator closed, so no test sees another's state.
@@ -226,3 +213,5 @@ export function useSimulator(options: SimulatorOptions, started: (simulator: Dev
     running = undefined;
   });
 }
+
+export { delay, until } from '../support/wait';

@@ -1,13 +1,7 @@
 import should from 'should';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
+import { until } from '../support/wait';
 import { messagesOf, TestCaller } from './helpers';
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 500 && !condition(); attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  condition().should.be.true('condition not met');
-}
 
 describe('simulator: rate limit, error shapes and faults', () => {
   let simulator: DeviceSimulator;
@@ -166,7 +160,10 @@ describe('simulator: rate limit, error shapes and faults', () => {
     it('holds the answer back while a latency fault applies', async () => {
       simulator.setFault({ kind: 'latency', ms: 10 * 60_000 });
       const pending = caller.call('GET', '/api/v1/heartbeat').catch((error: unknown) => error);
-      await waitFor(() => simulator.requests.some((request) => request.path === '/api/v1/heartbeat'));
+      await until(
+        () => simulator.requests.some((request) => request.path === '/api/v1/heartbeat'),
+        'the heartbeat request',
+      );
       simulator.requests.at(-1)?.status.should.equal(0);
       // Closing drops the held answer, so the caller sees the connection end instead.
       await simulator.close();

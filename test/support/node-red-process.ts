@@ -1,0 +1,106 @@
+/**
+ * A real Node-RED started from its command line (`node red.js -u DIR -s settings.js`) on a free port, its
+ * output captured, stopped with SIGINT (SIGKILL if it hangs) and never outliving the test process. The
+ * end-to-end tests (package installed from the tarball) and the browser test (package from nodesDir)
+ * build on it.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { plainEnvironment } from '../../scripts/plain-environment';
+import { freePort, probeUntil } from './wait';
+
+export interface NodeRedLaunch {
+  /** The node binary; this process's by default. */
+  nodeBinary?: string;
+  redJs: string;
+  userDir: string;
+  /** Merged over the defaults: 127.0.0.1, a free port, flows.json, no tours, info logging. */
+  settings?: Record<string, unknown>;
+  /** When Node-RED counts as started; by default when its admin API answers `GET /settings`. */
+  isReady?: (nodeRed: NodeRedProcess) => Promise<boolean>;
+  timeoutMs?: number;
+}
+
+export interface NodeRedProcess {
+  readonly url: string;
+  readonly userDir: string;
+  /** Everything Node-RED wrote to stdout and stderr so far. */
+  output(): string;
+  /** A request to its admin API or its HTTP-in endpoints. */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export async function launchNodeRed(launch: NodeRedLaunch): Promise<NodeRedProcess> {
+  const port = await freePort();
+  const settingsFile = join(launch.userDir, 'settings.js');
+  const settings = {
+    uiHost: '127.0.0.1',
+    uiPort: port,
+    flowFile: 'flows.json',
+    credentialSecret: 'test-only-credential-secret',
+    logging: { console: { level: 'info', metrics: false, audit: false } },
+    // The welcome tour pops up over the workspace at an unpredictable moment.
+    editorTheme: { tours: false },
+    ...launch.settings,
+  };
+  writeFileSync(settingsFile, `module.exports = ${JSON.stringify(settings, null, 2)};\n`);
+
+  const child: ChildProcess = spawn(
+    launch.nodeBinary ?? process.execPath,
+    [launch.redJs, '-u', launch.userDir, '-s', settingsFile],
+    {
+      cwd: launch.userDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...plainEnvironment(), NODE_OPTIONS: '' },
+    },
+  );
+  // If the test process ends without its after hook (an uncaught error), Node-RED goes too.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const exit = once(child, 'exit').finally(() => process.off('exit', killOnExit));
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  let output = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+
+  const url = `http://127.0.0.1:${port}`;
+  const nodeRed: NodeRedProcess = {
+    url,
+    userDir: launch.userDir,
+    output: () => output,
+    request: (path, init = {}) => fetch(`${url}${path}`, init),
+    async stop() {
+      if (exited()) return;
+      child.kill('SIGINT');
+      const force = setTimeout(() => child.kill('SIGKILL'), 10000);
+      await exit;
+      clearTimeout(force);
+    },
+  };
+  const isReady =
+    launch.isReady ??
+    (async (started: NodeRedProcess) =>
+      (await started.request('/settings', { headers: { accept: 'application/json' } })).ok);
+  try {
+    await probeUntil(
+      'Node-RED to start',
+      async () => {
+        if (exited()) throw new Error(`Node-RED exited:\n${output}`);
+        return (await isReady(nodeRed)) ? true : undefined;
+      },
+      launch.timeoutMs ?? 60000,
+      150,
+    );
+  } catch (error) {
+    await nodeRed.stop();
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\nNode-RED output:\n${output}`);
+  }
+  return nodeRed;
+}
