@@ -2,7 +2,8 @@
 // `npm run test:browser`: the editor tried as a new user would, in a real
 // Node-RED and a real headless Chromium (test/browser). Builds dist/ when it is
 // missing (Node-RED loads the package from there), makes sure Chromium is
-// present, then runs mocha and exits with its status.
+// present, then runs mocha and exits with its status. `npm run screenshots`
+// (scripts/screenshots.js) prepares the same way, through `prepare()`.
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -45,20 +46,28 @@ function ensureChromium() {
   }
 }
 
-if (!fs.existsSync(path.join(root, 'dist', 'nodes'))) {
-  if (run(process.execPath, [path.join(root, 'scripts', 'build.js')]) !== 0) process.exit(1);
+/** dist/ (built when missing) and Chromium (installed when missing and possible), or exit with a reason. */
+function prepare() {
+  if (!fs.existsSync(path.join(root, 'dist', 'nodes'))) {
+    if (run(process.execPath, [path.join(root, 'scripts', 'build.js')]) !== 0) process.exit(1);
+  }
+  ensureChromium();
 }
-ensureChromium();
 
-const mocha = path.join(path.dirname(require.resolve('mocha/package.json')), 'bin', 'mocha.js');
-process.exitCode = run(process.execPath, [
-  mocha,
-  '--no-config',
-  '--require',
-  'tsx/cjs',
-  '--extension',
-  'ts',
-  '--timeout',
-  '120000',
-  'test/browser/**/*.test.ts',
-]);
+module.exports = { prepare, run, root };
+
+if (require.main === module) {
+  prepare();
+  const mocha = path.join(path.dirname(require.resolve('mocha/package.json')), 'bin', 'mocha.js');
+  process.exitCode = run(process.execPath, [
+    mocha,
+    '--no-config',
+    '--require',
+    'tsx/cjs',
+    '--extension',
+    'ts',
+    '--timeout',
+    '120000',
+    'test/browser/**/*.test.ts',
+  ]);
+}

@@ -10,19 +10,52 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import should from 'should';
 import { type DeviceSimulator, sampleZones, startSimulator } from '../../src/simulator';
-import { type Browser, cleanUpAll, launchBrowser, type NodeRed, startNodeRed } from './harness';
+import {
+  type Browser,
+  cleanUpAll,
+  clearTestScreenshots,
+  describeProblem,
+  launchBrowser,
+  type NodeRed,
+  projectRoot,
+  startNodeRed,
+} from './harness';
 
+const deviceType = 'conference-audio-device';
 const zonesType = 'conference-audio-zones';
 const ourPaletteTypes: Record<string, string> = {
   'conference-audio-zones': 'room zones',
   'conference-audio-request': 'device request',
   'conference-audio-zone-lookup': 'zone lookup',
 };
-// A password that could not turn up in a flow by accident.
+const ourTypes = [deviceType, ...Object.keys(ourPaletteTypes)];
+const packageName: string = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')).name;
+// Passwords that could not turn up in a flow, a message or on screen by accident.
 const devicePassword = 'browser-test-pw-5c1f9e';
+const wrongPassword = 'wrong-pw-7d2e4a';
 
 function sampleZoneLabels(): string[] {
   return sampleZones().map((zone) => String((zone as { label: unknown }).label));
+}
+
+/** A node type's entries in its editor catalogue (`nodes/locales/<language>/<type>.json`). */
+function catalogue(language: string, type: string): Record<string, unknown> {
+  const file = path.join(projectRoot, 'nodes', 'locales', language, `${type}.json`);
+  return JSON.parse(fs.readFileSync(file, 'utf8'))[type];
+}
+
+/** One string of a catalogue, by dotted key (`label.device`). */
+function message(language: string, type: string, key: string): string {
+  let value: unknown = catalogue(language, type);
+  for (const part of key.split('.')) value = (value as Record<string, unknown>)[part];
+  if (typeof value !== 'string') throw new Error(`${language}/${type}.json has no string ${key}`);
+  return value;
+}
+
+/** The section headings of a node type's help page, as written in `nodes/locales/<language>/<type>.html`. */
+function helpHeadings(language: string, type: string): string[] {
+  const html = fs.readFileSync(path.join(projectRoot, 'nodes', 'locales', language, `${type}.html`), 'utf8');
+  return [...html.matchAll(/<h3>([^<]*)<\/h3>/g)].map((match) => match[1].trim());
 }
 
 /** The element's text with runs of white space as one space (the palette breaks labels into lines). */
@@ -62,13 +95,57 @@ async function dropFromPalette(page: Page, type: string, at: { dx: number; dy: n
   return added.first();
 }
 
+interface LoadedImage {
+  status: number;
+  contentType: string;
+  body: string;
+  /** 0 when the browser could not draw it as an image. */
+  width: number;
+}
+
+/** Loads an image URL the way the editor does (same origin, same cache), and draws it. */
+async function loadImage(page: Page, url: string): Promise<LoadedImage> {
+  return page.evaluate(async (src) => {
+    const response = await fetch(src);
+    const body = await response.text();
+    const image = new Image();
+    image.src = src;
+    const width = await image.decode().then(
+      () => image.naturalWidth,
+      () => 0,
+    );
+    return { status: response.status, contentType: response.headers.get('content-type') ?? '', body, width };
+  }, url);
+}
+
+/** The image URL of an editor icon element: a CSS background in the palette and the help, an SVG image on the workspace. */
+async function iconUrl(icon: Locator): Promise<string> {
+  return icon.evaluate((element) => {
+    const href =
+      element.getAttribute('href') ?? element.getAttributeNS('http://www.w3.org/1999/xlink', 'href');
+    if (href !== null) return new URL(href, document.baseURI).href;
+    const match = /url\("?([^")]+)"?\)/.exec(getComputedStyle(element).backgroundImage);
+    return match === null ? '' : new URL(match[1], document.baseURI).href;
+  });
+}
+
+async function shouldShowOurIcon(page: Page, icon: Locator, type: string): Promise<void> {
+  const url = await iconUrl(icon);
+  should(url).endWith(`/${type}.svg`, `the ${type} icon is the package's own, not a Node-RED default`);
+  const loaded = await loadImage(page, url);
+  should(loaded.status).equal(200, `${url} loads`);
+  should(loaded.contentType).match(/^image\/svg\+xml/);
+  should(loaded.body).equal(fs.readFileSync(path.join(projectRoot, 'icons', `${type}.svg`), 'utf8'));
+  should(loaded.width).be.above(0, `${url} draws as an image`);
+}
+
 describe('the editor, as a new user sees it (real Node-RED and Chromium)', () => {
   let simulator: DeviceSimulator | undefined;
   let nodeRed: NodeRed | undefined;
   let browser: Browser | undefined;
   let zonesNode: Locator | undefined;
   let nodeRedOutputShown = 0;
-  let editorErrorsShown = 0;
+  let problemsShown = 0;
 
   function page(): Page {
     if (browser === undefined) throw new Error('the browser did not start');
@@ -87,10 +164,45 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     console.log(`      screenshot: ${path.relative(process.cwd(), await browser.screenshot(name))}`);
   }
 
+  /** Opens the help of each of our node types from the help sidebar's list of topics, as a user would. */
+  async function shouldShowHelpOfEveryType(language: string): Promise<void> {
+    const p = page();
+    await p.locator('#red-ui-tab-help-link-button').click();
+    const toc = p.locator('.red-ui-sidebar-help-toc');
+    if (!(await toc.isVisible())) await p.locator('#red-ui-sidebar-help-show-toc').click();
+    // The package's entry in "Node help" lists its node types; a click on its name unfolds it.
+    const packageEntry = toc.locator('.red-ui-treeList-label', {
+      has: p.locator('.red-ui-treeList-label-text').getByText(packageName, { exact: true }),
+    });
+    const unfolded = () =>
+      packageEntry.evaluate((label) => label.parentElement?.classList.contains('expanded'));
+    if (!(await unfolded())) await packageEntry.click();
+    for (const type of ourTypes) {
+      const label = message(language, type, 'paletteLabel');
+      const entry = toc.locator('.red-ui-node-list-item').filter({
+        has: p.locator('.red-ui-node-label').getByText(label, { exact: true }),
+      });
+      await entry.scrollIntoViewIfNeeded();
+      await entry.click();
+      const title = p.locator('.red-ui-sidebar-help-stack .red-ui-help-title').first();
+      await p.waitForFunction(
+        ({ expected }) =>
+          document.querySelector('.red-ui-sidebar-help-stack .red-ui-help-title')?.textContent?.trim() ===
+          expected,
+        { expected: label },
+      );
+      should(await textOf(title)).equal(label);
+      const help = p.locator('.red-ui-sidebar-help-stack .red-ui-help').first();
+      const headings = (await help.locator('h3').allInnerTexts()).map((text) => text.trim());
+      should(headings).eql(helpHeadings(language, type), `the ${language} help of ${type}`);
+    }
+  }
+
   before(async () => {
+    clearTestScreenshots();
     simulator = await startSimulator({ port: 0, passwords: { general: devicePassword } });
     nodeRed = await startNodeRed({
-      waitForTypes: ['conference-audio-device', ...Object.keys(ourPaletteTypes), 'debug'],
+      waitForTypes: [...ourTypes, 'debug'],
       // Generous: the machine running this is often busy with other builds.
       startTimeoutMs: 60000,
     });
@@ -104,10 +216,10 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     const title = (this.currentTest.title ?? 'test').replace(/[^a-z0-9]+/gi, '-');
     await screenshot(`failed-${title}`).catch(() => undefined);
     // Only what is new since the last failure, so one broken step does not bury the report.
-    const editorErrors = browser?.pageErrors.slice(editorErrorsShown) ?? [];
-    editorErrorsShown += editorErrors.length;
-    if (editorErrors.length > 0) {
-      console.log(`      editor errors:\n        ${editorErrors.join('\n        ')}`);
+    const problems = browser?.problems.slice(problemsShown) ?? [];
+    problemsShown += problems.length;
+    if (problems.length > 0) {
+      console.log(`      editor problems:\n        ${problems.map(describeProblem).join('\n        ')}`);
     }
     const output = nodeRed?.output().slice(nodeRedOutputShown) ?? '';
     nodeRedOutputShown += output.length;
@@ -134,25 +246,48 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     await screenshot('01-palette');
   });
 
-  it('connects a new device config node to the simulator with Test connection', async () => {
-    const p = page();
-    zonesNode = await dropFromPalette(p, zonesType, { dx: 220, dy: 140 });
-    await zonesNode.dblclick();
-    await p.locator('#node-input-device').waitFor();
+  it("gives each palette entry the package's own icon, served by Node-RED", async () => {
+    for (const type of Object.keys(ourPaletteTypes)) {
+      const icon = page().locator(`.red-ui-palette-node[data-palette-type="${type}"] .red-ui-palette-icon`);
+      await shouldShowOurIcon(page(), icon, type);
+    }
+  });
 
+  it("draws a room zones node dropped on the workspace with the package's icon", async () => {
+    zonesNode = await dropFromPalette(page(), zonesType, { dx: 220, dy: 140 });
+    await shouldShowOurIcon(page(), zonesNode.locator('image.red-ui-flow-node-icon'), zonesType);
+  });
+
+  it('refuses a wrong password in Test connection, naming AUTH_FAILED and the wrong password', async () => {
+    const p = page();
+    await placedZonesNode().dblclick();
+    await p.locator('#node-input-device').waitFor();
     await p.locator('#node-input-btn-device-add').click();
     await p.locator('#node-config-input-host').waitFor();
     await p.locator('#node-config-input-host').fill('127.0.0.1');
     await p.locator('#node-config-input-port').fill(String(sim().port));
-    await p.locator('#node-config-input-password').fill(devicePassword);
+    await p.locator('#node-config-input-password').fill(wrongPassword);
     // No fingerprint is known yet: the first contact does not check the certificate.
     await p.locator('#node-config-input-tls').selectOption('insecure');
     await p.locator('#conference-audio-test-connection').click();
 
+    const result = p.locator('#conference-audio-test-result.conference-audio-failed');
+    await result.waitFor();
+    const text = await textOf(result);
+    should(text).startWith('Failed (AUTH_FAILED): ');
+    should(text).match(/wrong password for account 'general'/);
+    should(text).not.containEql(wrongPassword);
+    await screenshot('02-config-wrong-password');
+  });
+
+  it('connects the new device config node to the simulator with Test connection', async () => {
+    const p = page();
+    await p.locator('#node-config-input-password').fill(devicePassword);
+    await p.locator('#conference-audio-test-connection').click();
     const result = p.locator('#conference-audio-test-result.conference-audio-ok');
     await result.waitFor();
     should(await textOf(result)).match(new RegExp(`\\b${sampleZones().length} zones\\b`));
-    await screenshot('02-config-test-connection');
+    await screenshot('03-config-test-connection');
   });
 
   it('pins the simulator certificate with Read certificate', async () => {
@@ -175,7 +310,7 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
         '#conference-audio-test-result.conference-audio-ok, #conference-audio-test-result.conference-audio-failed',
       )
       .waitFor();
-    await screenshot('03-config-pinned');
+    await screenshot('04-config-pinned');
     const outcome = await textOf(result);
     should(await result.getAttribute('class')).match(/conference-audio-ok/, outcome);
 
@@ -195,7 +330,11 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     should(await textOf(p.locator('.red-ui-sidebar-help-stack .red-ui-help-title').first())).equal(
       'room zones',
     );
-    await screenshot('04-help');
+    await screenshot('05-help');
+  });
+
+  it('shows the help of each of the four node types from the help sidebar', async () => {
+    await shouldShowHelpOfEveryType('en-US');
   });
 
   it('draws every zone of the device as an inline SVG map with Show zones', async () => {
@@ -208,7 +347,7 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     const box = await map.boundingBox();
     should(box?.width ?? 0).be.above(100, 'the map is big enough to read');
     await map.scrollIntoViewIfNeeded();
-    await screenshot('05-zone-map');
+    await screenshot('06-zone-map');
     // The tray clips what is wider than the dialog, so every label must lie within the map's container.
     const container = await p.locator('#conference-audio-zone-map').boundingBox();
     if (container === null) throw new Error('the map container is not on screen');
@@ -248,23 +387,23 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     );
     // A straight wire has no height, which Playwright counts as invisible: wait for it in the DOM.
     await p.locator('#red-ui-workspace-chart g.red-ui-flow-link').first().waitFor({ state: 'attached' });
-    await screenshot('06-wired');
+    await screenshot('07-wired');
 
     await p.locator('#red-ui-header-button-deploy').click();
     await p.locator('.red-ui-notification', { hasText: 'Successfully deployed' }).waitFor();
 
     await p.locator('#red-ui-tab-debug-link-button').click();
-    const message = p.locator('.red-ui-debug-msg').first();
-    await message.waitFor();
+    const debugMessage = p.locator('.red-ui-debug-msg').first();
+    await debugMessage.waitFor();
     // The payload is the array of zones, shown folded: a user opens it, then each zone in it.
-    const handles = message.locator('.red-ui-debug-msg-object-handle');
+    const handles = debugMessage.locator('.red-ui-debug-msg-object-handle');
     await handles.first().click();
     await handles.nth(sampleZones().length).waitFor();
     // Last zone first: opening a zone adds handles after it, so the earlier ones keep their place.
     for (let index = sampleZones().length; index >= 1; index--) await handles.nth(index).click();
-    const messageText = await textOf(message);
+    const messageText = await textOf(debugMessage);
     for (const label of sampleZoneLabels()) should(messageText).containEql(label);
-    await screenshot('07-debug-messages');
+    await screenshot('08-debug-messages');
 
     if (nodeRed === undefined) throw new Error('Node-RED did not start');
     const flows: unknown = await nodeRed.adminJson('GET', '/flows');
@@ -272,10 +411,24 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     const deployed = flows as Array<{ id?: unknown; type?: unknown; wires?: unknown; host?: unknown }>;
     const deployedZones = deployed.find((node) => node.type === zonesType);
     should(deployedZones?.wires).eql([[await debugNode.getAttribute('id')]], 'the wire drawn by mouse');
-    should(deployed.find((node) => node.type === 'conference-audio-device')?.host).equal('127.0.0.1');
+    should(deployed.find((node) => node.type === deviceType)?.host).equal('127.0.0.1');
     should(JSON.stringify(flows)).not.containEql(devicePassword);
     const stored = fs.readFileSync(path.join(nodeRed.userDir, 'flows.json'), 'utf8');
     should(stored).not.containEql(devicePassword);
+  });
+
+  it('lists the device under conference-audio-device in the Configuration nodes sidebar, used by one node', async () => {
+    const p = page();
+    await p.locator('#red-ui-tab-config-link-button').click();
+    const sidebar = p.locator('#red-ui-sidebar-node-config');
+    const typeHeading = sidebar.locator('li.red-ui-palette-node-config-type', { hasText: deviceType });
+    await typeHeading.waitFor();
+    should(await textOf(typeHeading)).equal(deviceType);
+    // The config node's entry follows its type's heading; its badge counts the nodes that use it.
+    const entry = typeHeading.locator('xpath=following-sibling::li[1]');
+    should(await textOf(entry.locator('.red-ui-palette-label'))).equal(`127.0.0.1:${sim().port}`);
+    should(await textOf(entry.locator('.red-ui-palette-icon-container'))).equal('1');
+    await screenshot('09-config-sidebar');
   });
 
   it('speaks German in the palette and on the workspace when the editor language is German', async () => {
@@ -283,24 +436,61 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     // What Menu > Settings > View > Language stores; the editor reads it at start.
     await p.evaluate(() => localStorage.setItem('editor-language', 'de'));
     await p.reload();
-    const germanLabel = (type: string): string => {
-      const file = path.join(__dirname, '..', '..', 'nodes', 'locales', 'de', `${type}.json`);
-      return JSON.parse(fs.readFileSync(file, 'utf8'))[type].paletteLabel;
-    };
     for (const type of Object.keys(ourPaletteTypes)) {
       const entry = p.locator(`.red-ui-palette-node[data-palette-type="${type}"]`);
       await entry.waitFor();
-      should(await textOf(entry)).equal(germanLabel(type));
+      should(await textOf(entry)).equal(message('de', type, 'paletteLabel'));
     }
-    const deployedZonesNode = p.locator('#red-ui-workspace-chart g.red-ui-flow-node-group', {
-      hasText: germanLabel(zonesType),
+    zonesNode = p.locator('#red-ui-workspace-chart g.red-ui-flow-node-group', {
+      hasText: message('de', zonesType, 'paletteLabel'),
     });
-    await deployedZonesNode.first().waitFor();
-    await screenshot('08-german');
+    await zonesNode.first().waitFor();
+    zonesNode = zonesNode.first();
+    await screenshot('10-german');
   });
 
-  it('runs the whole session without an uncaught script error in the editor', () => {
-    const scriptErrors = browser?.pageErrors.filter((entry) => entry.startsWith('pageerror:')) ?? [];
-    should(scriptErrors).eql([]);
+  it('shows the German help of each of the four node types', async () => {
+    await shouldShowHelpOfEveryType('de');
+  });
+
+  it('speaks German in the device dialog, and names a wrong password in German', async () => {
+    const p = page();
+    await placedZonesNode().dblclick();
+    await p.locator('#node-input-device').waitFor();
+    should(await textOf(p.locator('label[for="node-input-device"]'))).equal(
+      message('de', zonesType, 'label.device'),
+    );
+    // The pencil beside the device opens its config node.
+    await p.locator('#node-input-btn-device-edit').click();
+    await p.locator('#node-config-input-password').waitFor();
+    should(await textOf(p.locator('label[for="node-config-input-password"]'))).equal(
+      message('de', deviceType, 'label.password'),
+    );
+    should(await textOf(p.locator('#conference-audio-test-connection'))).equal(
+      message('de', deviceType, 'label.testConnection'),
+    );
+    await p.locator('#node-config-input-password').fill(wrongPassword);
+    await p.locator('#conference-audio-test-connection').click();
+    const result = p.locator('#conference-audio-test-result.conference-audio-failed');
+    await result.waitFor();
+    const text = await textOf(result);
+    should(text).startWith(
+      `Fehlgeschlagen (AUTH_FAILED): ${message('de', deviceType, 'codes.AUTH_FAILED')}: `,
+    );
+    should(text).not.containEql(wrongPassword);
+    await screenshot('11-german-wrong-password');
+
+    // Leave both dialogs without a change, as a user who only tried would.
+    await p.locator('#node-config-dialog-cancel').click();
+    await p.locator('#node-config-input-password').waitFor({ state: 'detached' });
+    await p.locator('#node-dialog-cancel').click();
+    await p.locator('#node-input-device').waitFor({ state: 'detached' });
+  });
+
+  it('runs the whole session without a script error, console error or failed request in the editor', () => {
+    // Every problem, not only those from this package: the session uses the editor's core parts too, and
+    // a clean run is stable, so anything at all that the editor reports is worth a look.
+    const problems = browser?.problems.map(describeProblem) ?? ['the browser did not start'];
+    should(problems).eql([]);
   });
 });

@@ -83,7 +83,9 @@ export async function startNodeRed(options: NodeRedOptions): Promise<NodeRed> {
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       if (!response.ok) throw new Error(`${method} ${urlPath} answered ${response.status}`);
-      return response.json();
+      // A deploy (POST /flows) answers 204 without a body.
+      const text = await response.text();
+      return text === '' ? undefined : JSON.parse(text);
     },
     async stop() {
       await started.stop();
@@ -92,30 +94,51 @@ export async function startNodeRed(options: NodeRedOptions): Promise<NodeRed> {
   };
 }
 
+/** Something the editor reported as wrong: an uncaught error, a console error, a request that failed. */
+export interface EditorProblem {
+  kind: 'pageerror' | 'console.error' | 'request failed' | 'http error';
+  text: string;
+  /** The script or resource it came from, when the browser says. */
+  url: string;
+}
+
+export function describeProblem(problem: EditorProblem): string {
+  return `${problem.kind}: ${problem.text}${problem.url === '' ? '' : ` (${problem.url})`}`;
+}
+
 export interface Browser {
   readonly context: BrowserContext;
   readonly page: Page;
-  /** Uncaught errors of the editor's own scripts and console errors, in order. */
-  readonly pageErrors: string[];
+  /** Everything the editor reported as wrong since the browser started, in order. */
+  readonly problems: EditorProblem[];
+  /** A picture of the whole window into `.tmp/browser/<name>.png`. */
   screenshot(name: string): Promise<string>;
-  readonly screenshots: string[];
   close(): Promise<void>;
 }
 
-export async function launchBrowser(): Promise<Browser> {
-  if (!fs.existsSync(chromiumPath)) throw new Error(missingChromiumMessage());
-  const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ca-browser-profile-'));
+export interface BrowserOptions {
+  viewport?: { width: number; height: number };
+}
+
+/** Pictures of an earlier run would pass for this run's. */
+export function clearTestScreenshots(): void {
   fs.mkdirSync(screenshotDir, { recursive: true });
-  // Pictures of an earlier run would pass for this run's.
   for (const file of fs.readdirSync(screenshotDir)) {
     if (file.endsWith('.png')) fs.rmSync(path.join(screenshotDir, file), { force: true });
   }
+}
+
+export async function launchBrowser(options: BrowserOptions = {}): Promise<Browser> {
+  if (!fs.existsSync(chromiumPath)) throw new Error(missingChromiumMessage());
+  const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ca-browser-profile-'));
   let context: BrowserContext;
   try {
     context = await chromium.launchPersistentContext(profileDir, {
       executablePath: chromiumPath,
       headless: true,
-      viewport: { width: 1400, height: 900 },
+      viewport: options.viewport ?? { width: 1400, height: 900 },
+      // The editor picks its language from the browser's: a German CI machine must not change the test.
+      locale: 'en-US',
       args: [
         '--no-sandbox',
         '--disable-gpu',
@@ -132,24 +155,37 @@ export async function launchBrowser(): Promise<Browser> {
   }
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(15000);
-  const pageErrors: string[] = [];
-  page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
+  const problems: EditorProblem[] = [];
+  page.on('pageerror', (error) => {
+    // The first stack frame names the script; the editor's node definitions are inline in its page.
+    const frame = /\((https?:[^)]+)\)/.exec(error.stack ?? '');
+    problems.push({ kind: 'pageerror', text: error.message, url: frame?.[1] ?? '' });
+  });
   page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(`console.error: ${message.text()}`);
+    if (message.type() === 'error') {
+      problems.push({ kind: 'console.error', text: message.text(), url: message.location().url });
+    }
   });
   page.on('requestfailed', (request) => {
-    pageErrors.push(`request failed: ${request.url()} (${request.failure()?.errorText ?? 'no reason'})`);
+    problems.push({
+      kind: 'request failed',
+      text: request.failure()?.errorText ?? 'no reason',
+      url: request.url(),
+    });
   });
-  const screenshots: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400) {
+      problems.push({ kind: 'http error', text: String(response.status()), url: response.url() });
+    }
+  });
   return {
     context,
     page,
-    pageErrors,
-    screenshots,
+    problems,
     async screenshot(name) {
+      fs.mkdirSync(screenshotDir, { recursive: true });
       const file = path.join(screenshotDir, `${name}.png`);
       await page.screenshot({ path: file });
-      screenshots.push(file);
       return file;
     },
     async close() {

@@ -1,0 +1,44 @@
+/**
+ * The README's pictures: each one it links is a PNG in docs/ that `npm run screenshots` makes, so a
+ * renamed or forgotten picture shows up here and not as a broken image on GitHub or npm.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import should from 'should';
+import { screenshotFiles } from '../browser/screenshots';
+
+const root = join(__dirname, '..', '..');
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Targets of `![alt](target)` and `<img src="target">` in the README, in order. */
+function linkedImages(): string[] {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const markdown = [...readme.matchAll(/!\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)];
+  const html = [...readme.matchAll(/<img\b[^>]*\bsrc\s*=\s*["']([^"']+)["']/gi)];
+  return [...markdown, ...html].map((match) => match[1]);
+}
+
+describe('the pictures in the README', () => {
+  const images = linkedImages();
+
+  it('links every picture npm run screenshots makes', () => {
+    should(images.map((image) => posix.basename(image)).sort()).eql([...screenshotFiles].sort());
+  });
+
+  it('links each picture by a path inside docs/', () => {
+    for (const image of images)
+      should(image).match(/^docs\/[\w.-]+\.png$/, `${image} is not docs/<name>.png`);
+  });
+
+  it('finds each linked picture in docs/ as a PNG with a size', () => {
+    for (const image of images) {
+      const file = join(root, image);
+      should(existsSync(file)).be.true(`${image} is missing: run npm run screenshots`);
+      const bytes = readFileSync(file);
+      should(bytes.subarray(0, 8).equals(PNG_SIGNATURE)).be.true(`${image} is not a PNG`);
+      // IHDR, the first chunk, holds the width and the height.
+      should(bytes.readUInt32BE(16)).be.above(0, `${image} has no width`);
+      should(bytes.readUInt32BE(20)).be.above(0, `${image} has no height`);
+    }
+  });
+});
