@@ -1,10 +1,17 @@
 import { EventEmitter } from 'node:events';
 import { createSecureContext } from 'node:tls';
 import { inspect } from 'node:util';
-import { type buildConnector, Pool } from 'undici';
+import { type buildConnector, type Dispatcher, Pool } from 'undici';
 import { DeviceError } from '../errors';
 import type { ZoneReadResult } from '../zones/types';
-import { deviceMessageFrom, errorFromStatus, errorFromTransport, isTooManyRequests, redact } from './errors';
+import {
+  deviceMessageFrom,
+  errorFromStatus,
+  errorFromTransport,
+  isTooManyRequests,
+  redact,
+  safeCause,
+} from './errors';
 import { RequestLimiter } from './limiter';
 import { readRoomZones } from './room-zones';
 import { createPinningConnector, normaliseFingerprint } from './tls';
@@ -38,7 +45,8 @@ const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Visible ASCII with inner spaces: safe as a header value. */
 const HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 const MAX_CLIENT_HEADER_LENGTH = 500;
-const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+/** Far above any zone list or settings answer; a proxy or a broken device streaming more is cut short. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
 const MINUTE_MS = 60_000;
 
 export interface DeviceClientEvents {
@@ -256,7 +264,6 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
       connections: 4,
       headersTimeout: this.#timeoutMs,
       bodyTimeout: this.#timeoutMs,
-      maxResponseSize: MAX_RESPONSE_BYTES,
     });
   }
 
@@ -494,8 +501,14 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
         signal: controller.signal,
         ...(payload === undefined ? {} : { body: payload }),
       });
-      const text = await response.body.text();
       const flatHeaders = flattenHeaders(response.headers);
+      const text = await this.#readBody(
+        method,
+        path,
+        response,
+        flatHeaders['content-length'],
+        controller.signal,
+      );
       answer = {
         statusCode: response.statusCode,
         headers: flatHeaders,
@@ -511,6 +524,52 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
     }
     this.#checkRateLimit(method, path, answer);
     return answer;
+  }
+
+  /**
+   * The body as text, at most MAX_RESPONSE_BYTES of it. A body that breaks off after the headers came is
+   * BAD_RESPONSE: the device was reached, its answer could not be read. Timeouts and aborts pass through.
+   */
+  async #readBody(
+    method: HttpMethod,
+    path: string,
+    response: Dispatcher.ResponseData,
+    contentLength: string | undefined,
+    signal: AbortSignal,
+  ): Promise<string> {
+    const tooLarge = (size: string): DeviceError => {
+      response.body.destroy();
+      return new DeviceError(
+        'BAD_RESPONSE',
+        `The device's answer to ${method} ${path} is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB (${size}); ` +
+          'stopped reading it. A proxy or a wrong address may be answering instead of the device',
+        { statusCode: response.statusCode },
+      );
+    };
+    const announced = contentLength === undefined ? Number.NaN : Number(contentLength);
+    if (announced > MAX_RESPONSE_BYTES) throw tooLarge(`${announced} bytes announced`);
+    const chunks: Buffer[] = [];
+    let received = 0;
+    try {
+      for await (const chunk of response.body) {
+        const buffer = chunk as Buffer;
+        received += buffer.length;
+        if (received > MAX_RESPONSE_BYTES) throw tooLarge(`${received} bytes received so far`);
+        chunks.push(buffer);
+      }
+    } catch (error) {
+      // Our own timer, the caller or close() stopped the read: the caller's catch names that.
+      if (error instanceof DeviceError || this.#closed || signal.aborted) throw error;
+      if (errorFromTransport(error, this.baseUrl, this.#timeoutMs, []).code === 'TIMEOUT') throw error;
+      const expected = Number.isFinite(announced) ? ` of ${announced}` : '';
+      const reason = redact(error instanceof Error ? error.message : String(error), this.#secrets());
+      throw new DeviceError(
+        'BAD_RESPONSE',
+        `The device's answer to ${method} ${path} broke off after ${received}${expected} bytes: ${reason}`,
+        { statusCode: response.statusCode, cause: safeCause(error, this.#secrets()) },
+      );
+    }
+    return Buffer.concat(chunks).toString('utf8');
   }
 
   #checkRateLimit(method: HttpMethod, path: string, answer: Answer): void {

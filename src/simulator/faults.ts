@@ -1,6 +1,10 @@
 import type { SimulatorFault } from './types';
 import { isRecord } from './zones';
 
+/** A huge body is generated on the fly, but a typo must not keep a client busy for hours. */
+export const MAX_HUGE_BODY_BYTES = 1024 * 1024 * 1024;
+export const DEFAULT_HUGE_BODY_BYTES = 20 * 1024 * 1024;
+
 /**
  * Checks a fault that came from outside (the control endpoint, or a caller without types).
  * Throws a TypeError naming the first bad member.
@@ -42,8 +46,22 @@ export function parseFault(value: unknown): SimulatorFault | null {
     case 'wrong-shape':
       if (!('body' in value)) throw new TypeError('fault.body is required for wrong-shape');
       return { kind: 'wrong-shape', body: value.body, ...scope, ...times(value) };
+    case 'cut-off':
+      return { kind: 'cut-off', ...scope, ...times(value) };
+    case 'huge-body': {
+      const bytes = value.bytes;
+      if (
+        bytes !== undefined &&
+        (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 0 || bytes > MAX_HUGE_BODY_BYTES)
+      ) {
+        throw new TypeError(`fault.bytes must be an integer from 0 to ${MAX_HUGE_BODY_BYTES}`);
+      }
+      return { kind: 'huge-body', ...(bytes === undefined ? {} : { bytes }), ...scope, ...times(value) };
+    }
     default:
-      throw new TypeError('fault.kind must be latency, status, reset, malformed-json or wrong-shape');
+      throw new TypeError(
+        'fault.kind must be latency, status, reset, malformed-json, wrong-shape, cut-off or huge-body',
+      );
   }
 }
 

@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { type AudioSettings, defaultAudio, patchAudio } from './audio';
 import { createCertificate, fingerprintOf } from './certificate';
 import { handleControl } from './controls';
-import { parseFault } from './faults';
+import { DEFAULT_HUGE_BODY_BYTES, parseFault } from './faults';
 import {
   isErrorFormat,
   isLayoutSpelling,
@@ -37,6 +37,7 @@ const MAX_CLIENT_HEADER_LENGTH = 500;
 const MAX_RECORDED_REQUESTS = 10_000;
 const ROLE_RANK: Record<SimulatorAccount, number> = { general: 1, admin: 2 };
 const TRUNCATED_JSON = '{"zones":[{"types":["Switching"],"geometry":{"point1":{"x":-25';
+const HUGE_BODY_CHUNK = Buffer.alloc(64 * 1024, 'x');
 
 /** One device request on its way through the simulator. */
 interface Exchange {
@@ -72,6 +73,7 @@ export class DeviceSimulator {
   private readonly passwords: Record<SimulatorAccount, string>;
   private readonly tokenByAccount = new Map<SimulatorAccount, string>();
   private readonly accountByToken = new Map<string, SimulatorAccount>();
+  private readonly issued = new Set<string>();
   private zones: unknown;
   private audio: AudioSettings = defaultAudio();
   private fault: SimulatorFault | null = null;
@@ -187,6 +189,14 @@ export class DeviceSimulator {
 
   get counters(): SimulatorCounters {
     return this.counterValues;
+  }
+
+  /**
+   * Every token this simulator handed out, oldest first, for tests that look for a leaked secret (a token
+   * may be issued and never used, or used longer ago than the request log reaches). Never in the state.
+   */
+  get issuedTokens(): string[] {
+    return [...this.issued];
   }
 
   setPassword(account: SimulatorAccount, password: string): void {
@@ -398,6 +408,12 @@ export class DeviceSimulator {
       case 'wrong-shape':
         sendJsonAnswer(exchange, 200, fault.body);
         return;
+      case 'cut-off':
+        this.sendCutOff(exchange);
+        return;
+      case 'huge-body':
+        this.streamHugeBody(exchange, fault.bytes ?? DEFAULT_HUGE_BODY_BYTES);
+        return;
       case 'status': {
         if (fault.body === undefined) {
           this.sendError(exchange, fault.status, [`Simulated ${fault.status} answer`]);
@@ -407,6 +423,44 @@ export class DeviceSimulator {
         return;
       }
     }
+  }
+
+  /** The zones answer, announced in full; the connection ends once half of it has been sent. */
+  private sendCutOff(exchange: Exchange): void {
+    const body = Buffer.from(JSON.stringify({ zones: this.zones }), 'utf8');
+    exchange.record.status = 200;
+    exchange.response.writeHead(200, {
+      'Content-Length': body.length,
+      'Content-Type': 'application/json; charset=utf-8',
+    });
+    // end(), not destroy(): the half already written must reach the client before the connection goes.
+    exchange.response.write(body.subarray(0, Math.floor(body.length / 2)), () => {
+      exchange.request.socket.end();
+    });
+  }
+
+  /** Chunked, so only a client that counts what it reads notices the size; stops when the client goes. */
+  private streamHugeBody(exchange: Exchange, bytes: number): void {
+    const { response } = exchange;
+    const head = '{"zones":[],"padding":"';
+    const tail = '"}';
+    let left = Math.max(0, bytes - head.length - tail.length);
+    exchange.record.status = 200;
+    response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+    response.write(head);
+    const pump = (): void => {
+      while (left > 0) {
+        if (response.destroyed || this.closing !== undefined) return;
+        const piece = left >= HUGE_BODY_CHUNK.length ? HUGE_BODY_CHUNK : HUGE_BODY_CHUNK.subarray(0, left);
+        left -= piece.length;
+        if (!response.write(piece)) {
+          response.once('drain', pump);
+          return;
+        }
+      }
+      response.end(tail);
+    };
+    pump();
   }
 
   private delay(ms: number): Promise<void> {
@@ -454,6 +508,7 @@ export class DeviceSimulator {
     let token = this.tokenByAccount.get(account);
     if (token === undefined) {
       token = randomBytes(24).toString('base64url');
+      this.issued.add(token);
       this.tokenByAccount.set(account, token);
       this.accountByToken.set(token, account);
     }
@@ -502,6 +557,8 @@ export class DeviceSimulator {
       text = await readBody(exchange.request);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
+        // The rest of the body is never read: close the connection, as web servers do, or it stalls the next request.
+        exchange.response.setHeader('Connection', 'close');
         this.sendError(exchange, 413, ['Request body too large']);
         return undefined;
       }

@@ -60,7 +60,11 @@ export type SimulatorFault =
   /** 200 with a truncated JSON body. */
   | { kind: 'malformed-json'; path?: string; times?: number }
   /** 200 with this JSON. */
-  | { kind: 'wrong-shape'; body: unknown; path?: string; times?: number };
+  | { kind: 'wrong-shape'; body: unknown; path?: string; times?: number }
+  /** 200 whose Content-Length promises the whole answer; the connection closes after half of it. */
+  | { kind: 'cut-off'; path?: string; times?: number }
+  /** 200 streaming `bytes` (default 20 MiB) of JSON without a Content-Length, as fast as the client reads. */
+  | { kind: 'huge-body'; bytes?: number; path?: string; times?: number };
 
 export interface RecordedRequest {
   method: string;

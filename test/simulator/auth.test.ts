@@ -152,6 +152,15 @@ describe('simulator: client headers, login and authorization', () => {
       second.should.equal(first);
     });
 
+    it('lists every token it handed out, old ones too, and never in its state', async () => {
+      const first = await caller.login('general', 'general-secret');
+      await caller.login('general', 'general-secret');
+      simulator.reboot();
+      const second = await caller.login('general', 'general-secret');
+      simulator.issuedTokens.should.eql([first, second]);
+      JSON.stringify(simulator.getState()).should.not.containEql(first).and.not.containEql(second);
+    });
+
     it('gives each account its own token', async () => {
       const general = await caller.login('general', 'general-secret');
       const admin = await caller.login('admin', 'admin-secret');

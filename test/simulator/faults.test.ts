@@ -1,3 +1,4 @@
+import { request as httpsRequest } from 'node:https';
 import should from 'should';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
 import { until } from '../support/wait';
@@ -157,6 +158,35 @@ describe('simulator: rate limit, error shapes and faults', () => {
       should(answer.json).eql({ zones: 'none' });
     });
 
+    it('announces the whole answer on a cut-off fault, then closes the connection halfway', async () => {
+      simulator.setFault({ kind: 'cut-off', path: '/api/v1/room/zones', times: 1 });
+      const answer = await rawGet(simulator, '/api/v1/room/zones', {
+        ...caller.clientHeaders(),
+        Authorization: `Vendor ${token}`,
+      });
+      answer.status.should.equal(200);
+      const announced = Number(answer.headers['content-length']);
+      answer.received.should.be.above(0).and.below(announced);
+      answer.complete.should.be.false();
+      simulator.requests.at(-1)?.status.should.equal(200);
+      (await caller.call('GET', '/api/v1/room/zones', { token })).status.should.equal(200);
+    });
+
+    it('streams the given number of bytes of JSON without a Content-Length on a huge-body fault', async () => {
+      simulator.setFault({ kind: 'huge-body', bytes: 300_000, times: 1 });
+      const answer = await caller.call('GET', '/api/v1/room/zones', { token });
+      answer.status.should.equal(200);
+      should(answer.headers['content-length']).be.undefined();
+      answer.headers['transfer-encoding'].should.equal('chunked');
+      Buffer.byteLength(answer.text).should.equal(300_000);
+      (answer.json as { padding: string }).padding.should.match(/^x+$/);
+    });
+
+    it('refuses a huge-body fault with a size that is not a whole number of bytes', () => {
+      should(() => simulator.setFault({ kind: 'huge-body', bytes: 1.5 })).throw(/fault.bytes/);
+      should(() => simulator.setFault({ kind: 'huge-body', bytes: -1 })).throw(/fault.bytes/);
+    });
+
     it('holds the answer back while a latency fault applies', async () => {
       simulator.setFault({ kind: 'latency', ms: 10 * 60_000 });
       const pending = caller.call('GET', '/api/v1/heartbeat').catch((error: unknown) => error);
@@ -186,3 +216,36 @@ describe('simulator: rate limit, error shapes and faults', () => {
     });
   });
 });
+
+/** A GET that keeps what arrived when the connection ends early (undici would only reject). */
+function rawGet(
+  simulator: DeviceSimulator,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, unknown>; received: number; complete: boolean }> {
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(`${simulator.url}${path}`, {
+      headers,
+      rejectUnauthorized: false,
+      agent: false,
+    });
+    request.on('error', reject);
+    request.on('response', (response) => {
+      let received = 0;
+      response.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+      });
+      // An early end shows as 'aborted' plus an error on the response, or as a close without completion.
+      response.on('error', () => undefined);
+      response.on('close', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          received,
+          complete: response.complete,
+        }),
+      );
+    });
+    request.end();
+  });
+}

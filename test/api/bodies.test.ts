@@ -1,0 +1,50 @@
+import should from 'should';
+import { MAX_RESPONSE_BYTES } from '../../src/api/client';
+import { useHarness } from './helpers';
+
+const AUDIO = '/api/v1/audio';
+
+describe('api/client: answers too large or cut off', () => {
+  const harness = useHarness();
+
+  it('stops reading a streamed answer past 1 MiB and reports BAD_RESPONSE saying so', async () => {
+    const client = harness.client();
+    harness.simulator.setFault({ kind: 'huge-body', bytes: 20 * 1024 * 1024, path: AUDIO, times: 1 });
+    const error = await harness.failure(client.request('GET', AUDIO), 'BAD_RESPONSE');
+    should(error.message).match(/GET \/api\/v1\/audio is larger than 1 MiB/);
+    should(error.statusCode).equal(200);
+  });
+
+  it('refuses an answer whose Content-Length is above the cap without reading it', async () => {
+    const client = harness.client();
+    const body = JSON.stringify({ padding: 'x'.repeat(MAX_RESPONSE_BYTES) });
+    harness.simulator.setFault({ kind: 'status', status: 200, body, path: AUDIO, times: 1 });
+    const error = await harness.failure(client.request('GET', AUDIO), 'BAD_RESPONSE');
+    should(error.message).containEql(`${Buffer.byteLength(body)} bytes announced`);
+  });
+
+  it('reads an answer of exactly the cap', async () => {
+    const client = harness.client();
+    harness.simulator.setFault({ kind: 'huge-body', bytes: MAX_RESPONSE_BYTES, path: AUDIO, times: 1 });
+    const response = await client.request<{ padding: string }>('GET', AUDIO);
+    should(response.body.padding.length).equal(MAX_RESPONSE_BYTES - '{"zones":[],"padding":""}'.length);
+  });
+
+  it('reports BAD_RESPONSE naming the bytes when the answer breaks off mid-body, state still connected', async () => {
+    const client = harness.client();
+    harness.simulator.setFault({ kind: 'cut-off', path: AUDIO, times: 1 });
+    const error = await harness.failure(client.request('GET', AUDIO), 'BAD_RESPONSE');
+    should(error.message).match(/GET \/api\/v1\/audio broke off after \d+ of \d+ bytes/);
+    should(client.state).equal('connected');
+  });
+
+  it('serves the next request normally after a cut-off or oversized answer', async () => {
+    const client = harness.client();
+    harness.simulator.setFault({ kind: 'huge-body', path: AUDIO, times: 1 });
+    await harness.failure(client.request('GET', AUDIO), 'BAD_RESPONSE');
+    harness.simulator.setFault({ kind: 'cut-off', path: AUDIO, times: 1 });
+    await harness.failure(client.request('GET', AUDIO), 'BAD_RESPONSE');
+    should((await client.request('GET', AUDIO)).statusCode).equal(200);
+    should(harness.simulator.counters.logins).equal(1);
+  });
+});
