@@ -4,9 +4,12 @@ import { DeviceError } from '../errors';
 const DEFAULT_HTTPS_PORT = 443;
 const HOST_NAME_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 const API_PREFIX = '/api/v1';
+/** Far above any endpoint of the API, far below the header limits of web servers (a longer one never leaves). */
+export const MAX_API_PATH_LENGTH = 2048;
 
 function describe(value: unknown): string {
-  return typeof value === 'string' ? `'${value}'` : String(value);
+  // Control characters escaped: a path from a message must not start a new line in the log.
+  return typeof value === 'string' ? `'${JSON.stringify(value).slice(1, -1)}'` : String(value);
 }
 
 /** A DNS host name as RFC 1123 allows it; a trailing dot (fully qualified) is accepted. */
@@ -92,6 +95,12 @@ export function validateApiPath(path: string): string {
   if (typeof path !== 'string' || path.length === 0) {
     throw new DeviceError('INVALID_INPUT', 'Request path is empty: give a path such as /api/v1/audio');
   }
+  if (path.length > MAX_API_PATH_LENGTH) {
+    throw new DeviceError(
+      'INVALID_INPUT',
+      `Request path is ${path.length} characters long; at most ${MAX_API_PATH_LENGTH} are sent`,
+    );
+  }
   if (/[\s\\#]/.test(path) || /\p{Cc}/u.test(path)) {
     throw new DeviceError(
       'INVALID_INPUT',
@@ -105,7 +114,19 @@ export function validateApiPath(path: string): string {
   // Segments after "/api/v1": a trailing slash is harmless, an inner empty or dot segment is not.
   const segments = pathname.split('/').slice(3);
   segments.forEach((segment, index) => {
-    const decoded = segment.replace(/%2e/gi, '.');
+    // Judged as the device's web server sees them, after percent-decoding.
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      throw new DeviceError('INVALID_INPUT', `Request path ${describe(path)} has a malformed %-escape`);
+    }
+    if (/[/\\]/.test(decoded) || /\p{Cc}/u.test(decoded)) {
+      throw new DeviceError(
+        'INVALID_INPUT',
+        `Request path ${describe(path)} must not encode '/', '\\' or control characters (%2F, %5C, %0D...)`,
+      );
+    }
     if (decoded === '.' || decoded === '..') {
       throw new DeviceError(
         'INVALID_INPUT',

@@ -22,6 +22,25 @@ function readMethod(value: unknown): HttpMethod | undefined {
   return (METHODS as readonly string[]).includes(upper) ? (upper as HttpMethod) : undefined;
 }
 
+/**
+ * Whether the path is under /api/v1/auth as the device's web server may read it: percent-escapes decoded,
+ * `;parameters` of the segment dropped (some servers ignore them), any case. Called on a validated path.
+ */
+function isAuthPath(path: string): boolean {
+  const [pathname = ''] = path.split('?', 1);
+  const segment = pathname.split('/')[3] ?? '';
+  const [name = ''] = decodeURIComponent(segment).split(';', 1);
+  return name.toLowerCase() === 'auth';
+}
+
+/** The JavaScript type, in words that read the same in every language. */
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (Buffer.isBuffer(value)) return 'Buffer';
+  return typeof value;
+}
+
 function visibleHeaders(headers: Record<string, string>): Record<string, string> {
   const visible: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -50,11 +69,14 @@ export = (RED: NodeAPI) => {
         if (!fromMessage) throw invalidInput(t('errors.method', { methods: METHODS.join(', ') }));
         method = fromMessage;
       }
+      if (msg.path !== undefined && typeof msg.path !== 'string') {
+        throw invalidInput(t('errors.pathType', { type: typeOf(msg.path) }));
+      }
       const rawPath =
         typeof msg.path === 'string' && msg.path.trim() !== '' ? msg.path.trim() : configuredPath;
       const path = validateApiPath(rawPath);
       // The login answer carries the token: it must never become a message.
-      if (/^\/api\/v1\/auth(\/|$|\?)/i.test(path)) throw invalidInput(t('errors.authPath'));
+      if (isAuthPath(path)) throw invalidInput(t('errors.authPath'));
       const body = METHODS_WITH_BODY.has(method) && msg.payload !== undefined ? msg.payload : undefined;
       return { method, path, body };
     }

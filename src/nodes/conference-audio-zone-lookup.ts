@@ -15,6 +15,13 @@ interface LookupDef extends NodeDef {
 
 const DEFAULT_MAX_AGE_SECONDS = 60;
 
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Buffer.isBuffer(value)) return 'a Buffer';
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+}
+
 type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 
 export = (RED: NodeAPI) => {
@@ -24,7 +31,13 @@ export = (RED: NodeAPI) => {
   const nodeError = (error: unknown) => toNodeError(error, localise);
 
   /** Zones handed in with the message, read as tolerantly as the device's: a bad one is INVALID_INPUT. */
-  function zonesFromMessage(value: unknown[]): ZoneWithGeometry[] {
+  function zonesFromMessage(value: unknown): ZoneWithGeometry[] {
+    if (!Array.isArray(value)) {
+      // Not ignored: falling back to the device's zones would answer a different question.
+      throw invalidInput(
+        t('errors.badZones', { reason: `expected an array of zones, got ${describe(value)}` }),
+      );
+    }
     try {
       return parseZoneList(value, 'msg.zones').zones.map((zone) => withGeometry(zone));
     } catch (error) {
@@ -72,9 +85,8 @@ export = (RED: NodeAPI) => {
       const point = reading.point;
       let zonesPromise: Promise<ZoneWithGeometry[]>;
       try {
-        zonesPromise = Array.isArray(message.zones)
-          ? Promise.resolve(zonesFromMessage(message.zones))
-          : cache.get();
+        zonesPromise =
+          message.zones === undefined ? cache.get() : Promise.resolve(zonesFromMessage(message.zones));
       } catch (error) {
         done(nodeError(error));
         return;

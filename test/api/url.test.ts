@@ -72,6 +72,8 @@ describe('api/url: validateApiPath', () => {
       '/api/v1/audio',
       '/api/v1/room/zones',
       '/api/v1/data?events=soundLocation',
+      '/api/v1/room/zones/Lectern%20left',
+      '/api/v1/data?path=..%2f..',
     ]) {
       should(validateApiPath(path)).equal(path);
     }
@@ -89,6 +91,11 @@ describe('api/url: validateApiPath', () => {
     '/api/v1/audio\r\nHost: evil',
     '/api/v1/audio#x',
     'https://evil/api/v1/audio',
+    '/api/v1/..%2f..%2fadmin',
+    '/api/v1/..%5Cadmin',
+    '/api/v1/audio%0d%0aHost:%20evil',
+    '/api/v1/%zz',
+    `/api/v1/${'a'.repeat(2048)}`,
   ]) {
     it(`refuses ${JSON.stringify(path)} with INVALID_INPUT`, () => {
       should(configError(() => validateApiPath(path)).code).equal('INVALID_INPUT');

@@ -1,7 +1,11 @@
 import type { NodeAPI } from 'node-red';
 import should from 'should';
+import { ADMIN_PERMISSION } from '../../src/nodes/shared/admin';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
+import { DISTINCTIVE_PASSWORD, useReliabilityHarness } from '../reliability/harness';
+import { connectionsReaching } from '../reliability/rig';
 import {
+  type AdminResponse,
   allLogText,
   deviceConfig,
   helper,
@@ -125,75 +129,142 @@ describe('editor endpoints of the device config node', () => {
     const res = await helper.request().post(MAP).send({ device: 'nope' });
     should((res.body.error as { code: string }).code).equal('INVALID_CONFIG');
   });
+});
 
-  describe('with adminAuth on', () => {
-    const auth = requireFromRuntime<{ init(settings: unknown, storage: unknown): void }>(
-      '@node-red/editor-api/lib/auth',
-    );
-    const adminAuth = {
-      type: 'credentials',
-      users: [{ username: 'admin', password: 'x', permissions: '*' }],
-      tokens: [
-        { token: 'writer-token', user: 'admin', scope: ['*'] },
-        { token: 'reader-token', user: 'admin', scope: ['read'] },
+/** The routes this package adds to the admin API, read from the admin app's router after a load. */
+function registeredRoutes(): string[] {
+  type Layer = { route?: { path?: unknown; methods?: Record<string, boolean> } };
+  const app = (
+    helper as unknown as { _httpAdmin: { _router?: { stack: Layer[] }; router?: { stack: Layer[] } } }
+  )._httpAdmin;
+  const stack = (app._router ?? app.router)?.stack ?? [];
+  return stack
+    .filter(
+      (layer) =>
+        typeof layer.route?.path === 'string' && String(layer.route.path).startsWith('/conference-audio'),
+    )
+    .flatMap((layer) =>
+      Object.keys(layer.route?.methods ?? {}).map(
+        (method) => `${method.toUpperCase()} ${String(layer.route?.path)}`,
+      ),
+    )
+    .sort();
+}
+
+describe('editor endpoints of the device config node with adminAuth on', () => {
+  const rig = useReliabilityHarness();
+  const ROUTES = [TEST, CERTIFICATE, MAP];
+  const auth = requireFromRuntime<{ init(settings: unknown, storage: unknown): void }>(
+    '@node-red/editor-api/lib/auth',
+  );
+  /** One user; tokens for every kind of scope that must not be enough, and two that are. */
+  const adminAuth = {
+    type: 'credentials',
+    users: [{ username: 'admin', password: 'x', permissions: '*' }],
+    tokens: [
+      { token: 'all-token', user: 'admin', scope: ['*'] },
+      { token: 'write-token', user: 'admin', scope: ['write'] },
+      { token: 'own-token', user: 'admin', scope: [ADMIN_PERMISSION] },
+      { token: 'reader-token', user: 'admin', scope: ['read'] },
+      { token: 'own-reader-token', user: 'admin', scope: ['conference-audio-device.read'] },
+      { token: 'flows-writer-token', user: 'admin', scope: ['flows.write', 'nodes.write'] },
+      { token: 'no-scope-token', user: 'admin', scope: [] },
+    ],
+  };
+
+  /** Loads the device with Node-RED's real auth (the helper gives nodes a permissive stub) and these settings. */
+  async function loadWithAuth(settings: Record<string, unknown> = adminAuth) {
+    const [device, ...rest] = nodeModules();
+    await helper.load(
+      [
+        (RED: NodeAPI) => {
+          auth.init({ adminAuth: settings }, { getSessions: async () => ({}), saveSessions: async () => {} });
+          (RED as { auth: unknown }).auth = auth;
+          device?.(RED);
+        },
+        ...rest,
       ],
-    };
-    // The helper gives nodes a permissive stub of RED.auth; use Node-RED's real one with adminAuth settings.
-    const withRealAuth = (RED: NodeAPI) => {
-      auth.init({ adminAuth }, { getSessions: async () => ({}), saveSessions: async () => {} });
-      (RED as { auth: unknown }).auth = auth;
-    };
+      [tab, deviceConfig(rig.simulator)],
+      rig.credentials(),
+    );
+  }
 
-    async function loadWithAuth() {
-      const [device, ...rest] = nodeModules();
-      await helper.load(
-        [
-          (RED: NodeAPI) => {
-            withRealAuth(RED);
-            device(RED);
-          },
-          ...rest,
-        ],
-        [tab, deviceConfig(sim)],
-        { device: { password: PASSWORD } },
-      );
-    }
+  /** Posts the dialog with the distinctive password; the answer counts as seen by the user. */
+  async function post(path: string, authorization?: string): Promise<AdminResponse> {
+    let call = helper.request().post(path);
+    if (authorization !== undefined) call = call.set('Authorization', authorization);
+    const res = await call.send(dialog(rig.simulator, { password: DISTINCTIVE_PASSWORD, device: 'device' }));
+    rig.watch.see(`the answer of ${path}`, res.text);
+    return res;
+  }
 
-    after(() => {
-      auth.init({}, {});
-    });
+  after(() => {
+    auth.init({}, {});
+  });
 
-    for (const path of [TEST, CERTIFICATE, MAP]) {
-      it(`refuses an anonymous request to ${path}`, async () => {
+  it('tests every route the package adds to the admin API', async () => {
+    await loadWithAuth();
+    should(registeredRoutes()).eql(ROUTES.map((route) => `POST ${route}`).sort());
+  });
+
+  const refusals: Array<[string, string | undefined]> = [
+    ['an anonymous request', undefined],
+    ['an unknown token', 'Bearer no-such-token'],
+    ['a token with read permission only', 'Bearer reader-token'],
+    ["a token with the node's read permission only", 'Bearer own-reader-token'],
+    ['a token with write permission on flows and nodes only', 'Bearer flows-writer-token'],
+    ['a token with no scope', 'Bearer no-scope-token'],
+  ];
+  for (const path of ROUTES) {
+    for (const [who, authorization] of refusals) {
+      it(`refuses ${who} to ${path} with 401, without contacting the device`, async () => {
         await loadWithAuth();
-        const res = await helper
-          .request()
-          .post(path)
-          .send(dialog(sim, { password: PASSWORD, device: 'device' }));
-        should(res.status).equal(401);
-        should(sim.requests).have.length(0);
+        const reaching = connectionsReaching(rig.simulator);
+        try {
+          const res = await post(path, authorization);
+          should(res.status).equal(401);
+          should(reaching.count).equal(0);
+        } finally {
+          reaching.stop();
+        }
       });
     }
 
-    it('refuses a token with read permission only', async () => {
-      await loadWithAuth();
-      const res = await helper
-        .request()
-        .post(TEST)
-        .set('Authorization', 'Bearer reader-token')
-        .send(dialog(sim, { password: PASSWORD }));
-      should(res.status).equal(401);
+    it(`refuses an anonymous user whom adminAuth gives read permission by default to ${path}`, async () => {
+      await loadWithAuth({ ...adminAuth, default: { permissions: 'read' } });
+      const reaching = connectionsReaching(rig.simulator);
+      try {
+        const res = await post(path);
+        should(res.status).equal(401);
+        should(reaching.count).equal(0);
+      } finally {
+        reaching.stop();
+      }
     });
 
-    it('accepts a token with write permission', async () => {
+    it(`accepts a token with only ${ADMIN_PERMISSION} on ${path}`, async () => {
       await loadWithAuth();
-      const res = await helper
-        .request()
-        .post(TEST)
-        .set('Authorization', 'Bearer writer-token')
-        .send(dialog(sim, { password: PASSWORD }));
+      const reaching = connectionsReaching(rig.simulator);
+      try {
+        const res = await post(path, 'Bearer own-token');
+        should(res.status).equal(200);
+        should(res.body.ok).be.true();
+        should(reaching.count).be.above(0);
+      } finally {
+        reaching.stop();
+      }
+    });
+  }
+
+  for (const [who, token] of [
+    ['every permission (*)', 'all-token'],
+    ['write permission on everything', 'write-token'],
+  ]) {
+    it(`accepts a token with ${who}`, async () => {
+      await loadWithAuth();
+      const res = await post(TEST, `Bearer ${token}`);
       should(res.status).equal(200);
       should(res.body.ok).be.true();
     });
-  });
+  }
 });

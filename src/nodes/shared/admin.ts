@@ -27,9 +27,13 @@ interface AdminError {
   error: { code: string; message: string };
 }
 
-function failure(error: unknown): AdminError {
+function failure(RED: NodeAPI, error: unknown): AdminError {
   if (isDeviceError(error)) return { ok: false, error: { code: error.code, message: error.message } };
-  // Anything else is a bug of ours: say so without echoing an object that could hold request data.
+  // Anything else is a bug of ours: log where it happened (the answer promises it), and answer without
+  // echoing an object that could hold request data.
+  RED.log.error(
+    `conference audio editor endpoint failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
   return { ok: false, error: { code: 'ERROR', message: 'Unexpected error, see the Node-RED log' } };
 }
 
@@ -136,11 +140,11 @@ async function testConnection(RED: NodeAPI, raw: unknown): Promise<TestConnectio
       }
     });
   } catch (error) {
-    return failure(error);
+    return failure(RED, error);
   }
 }
 
-async function readCertificate(raw: unknown) {
+async function readCertificate(RED: NodeAPI, raw: unknown) {
   try {
     const body = bodyOf(raw);
     const host = typeof body.host === 'string' ? body.host.trim() : '';
@@ -153,7 +157,7 @@ async function readCertificate(raw: unknown) {
     );
     return { ok: true as const, ...certificate };
   } catch (error) {
-    return failure(error);
+    return failure(RED, error);
   }
 }
 
@@ -181,7 +185,7 @@ async function zoneMap(RED: NodeAPI, raw: unknown) {
       warnings: read.warnings.map((warning) => ({ code: warning.code, message: warning.message })),
     };
   } catch (error) {
-    return failure(error);
+    return failure(RED, error);
   }
 }
 
@@ -190,7 +194,7 @@ export function registerAdminEndpoints(RED: NodeAPI): void {
   const allowed = RED.auth.needsPermission(ADMIN_PERMISSION);
   const routes: Record<string, (body: unknown) => Promise<unknown>> = {
     '/conference-audio/test-connection': (body) => testConnection(RED, body),
-    '/conference-audio/certificate': (body) => readCertificate(body),
+    '/conference-audio/certificate': (body) => readCertificate(RED, body),
     '/conference-audio/zone-map': (body) => zoneMap(RED, body),
   };
   for (const [route, answer] of Object.entries(routes)) {
