@@ -4,7 +4,8 @@
 // its own command line with the package installed from the tarball:
 //   Node-RED 4: this project's node_modules/node-red under the system Node;
 //   Node-RED 5: node-red@5 under Node 22 (both fetched into .tmp/ once and reused),
-//   where the node tests (test/nodes) run a second time on that runtime.
+//   where the node and reliability tests (test/nodes, test/reliability) run a
+//   second time on that runtime.
 // Exits non-zero when any line fails.
 'use strict';
 const { execFileSync, spawnSync } = require('node:child_process');
@@ -102,10 +103,10 @@ function runLine(line, tarball) {
   if (result.status !== 0) return false;
   if (line.nodeRedFolder === undefined) return true;
   // The node tests (test helper, real simulator) on this line's runtime too, not only the project's own.
-  console.log(`\n=== Node tests (test/nodes): ${line.label} ===`);
+  console.log(`\n=== Node and reliability tests (test/nodes, test/reliability): ${line.label} ===`);
   const nodeTests = spawnSync(
     line.nodeBinary,
-    [require.resolve('mocha/bin/mocha.js'), 'test/nodes/**/*.test.ts'],
+    [require.resolve('mocha/bin/mocha.js'), 'test/nodes/**/*.test.ts', 'test/reliability/**/*.test.ts'],
     { cwd: root, stdio: 'inherit', env: { ...cleanEnv, NODE_RED_RUNTIME: line.nodeRedFolder } },
   );
   return nodeTests.status === 0;
