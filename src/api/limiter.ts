@@ -26,14 +26,21 @@ export class RequestLimiter {
     this.#windowMs = windowMs;
   }
 
+  /**
+   * True, counting the request as sent, when one more may go to the device now; false, counting nothing,
+   * when it would have to wait (or the limiter is closed). Spares the caller a promise on the usual path.
+   */
+  tryAcquire(): boolean {
+    if (this.#closed || this.#waiters.length > 0 || this.#delayBeforeNext() > 0) return false;
+    this.#sentAt.push(Date.now());
+    return true;
+  }
+
   /** Resolves when one more request may go to the device; counts it as sent. */
   acquire(signal?: AbortSignal): Promise<void> {
     if (this.#closed) return Promise.reject(closedError());
     if (signal?.aborted) return Promise.reject(abortedError());
-    if (this.#waiters.length === 0 && this.#delayBeforeNext() === 0) {
-      this.#sentAt.push(Date.now());
-      return Promise.resolve();
-    }
+    if (this.tryAcquire()) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const waiter: Waiter = { resolve, reject };
       if (signal !== undefined) {

@@ -30,10 +30,24 @@ interface DeviceConfigNode extends Node<DeviceCredentials>, DeviceConnection {
 export = (RED: NodeAPI) => {
   const t = (key: string, params?: Record<string, string | number>) =>
     RED._(`conference-audio-device.${key}`, params);
+  /**
+   * The status texts without parameters, translated once per runtime (its language is fixed while it
+   * runs): i18next took about 0.3 ms per text, and every deploy shows two or three (bench/cold-start.ts).
+   */
+  const statusTexts = new Map<string, string>();
+  const statusText = (view: StatusView): string => {
+    if (view.params !== undefined) return t(view.key, view.params);
+    let text = statusTexts.get(view.key);
+    if (text === undefined) {
+      text = t(view.key);
+      statusTexts.set(view.key, text);
+    }
+    return text;
+  };
   const translate = (view: StatusView): NodeStatus => ({
     fill: view.fill,
     shape: view.shape,
-    text: t(view.key, view.params),
+    text: statusText(view),
   });
 
   function DeviceConfigNode(this: DeviceConfigNode, def: DeviceConfigDef) {

@@ -67,9 +67,12 @@ export function validateZones(zones: readonly Zone[]): ZoneWarning[] {
 
   const placed = zones.map((zone, index) => ({ zone, index, bounds: zoneBounds(zone) }));
   placed.forEach((first, at) => {
-    for (const second of placed.slice(at + 1)) {
+    for (let next = at + 1; next < placed.length; next++) {
+      const second = placed[next] as (typeof placed)[number];
+      // Runs on every read for every pair of zones; most pairs do not overlap, and that test is the cheap one.
+      if (!boundsIntersect(first.bounds, second.bounds)) continue;
       const shared = [...new Set(first.zone.types)].filter((type) => second.zone.types.includes(type));
-      if (shared.length === 0 || !boundsIntersect(first.bounds, second.bounds)) continue;
+      if (shared.length === 0) continue;
       warnings.push({
         code: 'OVERLAPPING_ZONES',
         message:

@@ -87,6 +87,12 @@ describe('api/client: client-side request ceiling', () => {
     should(order).eql([1, 2, 3, 4, 5]);
   });
 
+  it('lets tryAcquire take a free slot at once and refuse once the ceiling is reached', () => {
+    const limiter = new RequestLimiter(2, 60_000);
+    should([limiter.tryAcquire(), limiter.tryAcquire(), limiter.tryAcquire()]).eql([true, true, false]);
+    limiter.close();
+  });
+
   it('holds the callers beyond the ceiling back until the window moves on', async () => {
     const limiter = new RequestLimiter(2, 60_000);
     await limiter.acquire();

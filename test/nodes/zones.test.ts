@@ -101,6 +101,35 @@ describe('room zones node (conference-audio-zones)', () => {
     should(shown.fill).equal('green');
   });
 
+  it('never shows the same read status twice in a row, however fast the reads come', async () => {
+    await helper.load(nodeModules(), [tab, deviceConfig(sim), zonesNode(), outNode]);
+    const zones = helper.getNode('n-zones');
+    const shown: unknown[] = [];
+    zones.on('call:status', (call: { args: Array<{ text?: unknown }> }) => {
+      shown.push(call.args[0]?.text);
+    });
+    const received = collect(helper.getNode('out'), 5);
+    for (let read = 0; read < 5; read++) zones.receive({ payload: read });
+    await received;
+    const reads = shown.filter((text) => typeof text === 'string' && text.startsWith('3 zones · '));
+    should(reads.length).be.above(0);
+    reads.forEach((text, index) => {
+      if (index > 0) should(text).not.equal(reads[index - 1]);
+    });
+  });
+
+  it('shows the zone count of the latest read when the zones changed since the previous one', async () => {
+    await helper.load(nodeModules(), [tab, deviceConfig(sim), zonesNode(), outNode]);
+    const zones = helper.getNode('n-zones');
+    const first = statusWhere(zones, (s) => typeof s.text === 'string' && s.text.startsWith('3 zones · '));
+    zones.receive({ payload: 'first' });
+    await first;
+    sim.setZones([zone('z1', 'Stage', 0), zone('z2', 'Seats', 2000)]);
+    const second = statusWhere(zones, (s) => typeof s.text === 'string' && s.text.startsWith('2 zones · '));
+    zones.receive({ payload: 'second' });
+    should((await second).text).match(/^2 zones · \d\d:\d\d:\d\d$/);
+  });
+
   it('sends one message per zone that a join node in automatic mode rebuilds into the array', async () => {
     const join = {
       id: 'n-join',

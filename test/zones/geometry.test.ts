@@ -3,7 +3,9 @@ import {
   boundsIntersect,
   containsPoint,
   isPoint,
+  parseZonesResponse,
   withGeometry,
+  type Zone,
   zoneBounds,
   zoneGeometry,
   zonesContaining,
@@ -61,6 +63,19 @@ describe('zones/geometry', () => {
       should(enriched.bounds).eql({ minX: 0, minY: 0, maxX: 2000, maxY: 1000 });
       should(original).eql(snapshot);
       should(original).not.have.property('bounds');
+    });
+
+    it('keeps a __proto__ field of the device as a plain field of the copy', () => {
+      const [device] = parseZonesResponse(
+        JSON.parse(
+          '{"zones":[{"id":"a","label":"","types":[],"geometry":{"point1":{"x":0,"y":0},' +
+            '"point2":{"x":10,"y":10}},"__proto__":{"polluted":true}}]}',
+        ),
+      ).zones;
+      const enriched = withGeometry(device as Zone);
+      should(Object.hasOwn(enriched, '__proto__')).be.true();
+      should(Object.getPrototypeOf(enriched)).equal(Object.prototype);
+      should((enriched as Record<string, unknown>).polluted).be.undefined();
     });
   });
 
