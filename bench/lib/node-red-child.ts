@@ -1,0 +1,178 @@
+/**
+ * A real Node-RED in a child process of its own, with this package loaded from the project folder
+ * (`nodesDir`, as the browser test does), for the benchmarks that compare whole flows or count what one
+ * Node-RED process costs: its CPU and memory are its own, not the bench's or the simulators'.
+ *
+ * Every deployment gets a small stats tab beside the benchmark's flows: `GET /_bench/stats` answers
+ * Node-RED's own `process.cpuUsage()` and `process.memoryUsage()` (after a full garbage collection with
+ * `?gc=1`).
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { launchNodeRed, type NodeRedProcess } from '../../test/support/node-red-process';
+import { probeUntil } from '../../test/support/wait';
+
+const projectRoot = path.resolve(__dirname, '..', '..');
+const redJs = path.join(projectRoot, 'node_modules', 'node-red', 'red.js');
+
+/** Node-RED flow JSON: one object per node, as the admin API takes it. */
+export type FlowNode = Record<string, unknown> & { id: string; type: string };
+
+export interface NodeRedStats {
+  /** Microseconds of CPU since Node-RED started (user + system), as `process.cpuUsage()`. */
+  cpuMicros: number;
+  /** `process.hrtime` in ms, to divide CPU by the same clock. */
+  atMs: number;
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+}
+
+export interface BenchNodeRed {
+  readonly url: string;
+  /**
+   * Full deployment of `flows` plus the stats tab; resolves once Node-RED has started them.
+   */
+  deploy(flows: FlowNode[]): Promise<void>;
+  stats(options?: { gc?: boolean }): Promise<NodeRedStats>;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const STATS_TAB = 'bench-stats-tab';
+
+/** The stats endpoint: built-in modules through the function node's `libs`, as a user could load them. */
+function statsFlow(): FlowNode[] {
+  const stats = [
+    "if (msg.req.query.gc === '1') {",
+    "  if (!context.get('gc')) {",
+    "    v8.setFlagsFromString('--expose-gc');",
+    "    context.set('gc', vm.runInNewContext('gc'));",
+    '  }',
+    "  context.get('gc')();",
+    '}',
+    'const cpu = proc.cpuUsage();',
+    'const memory = proc.memoryUsage();',
+    'const [seconds, nanos] = proc.hrtime();',
+    'msg.payload = {',
+    '  cpuMicros: cpu.user + cpu.system,',
+    '  atMs: seconds * 1e3 + nanos / 1e6,',
+    '  rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal, external: memory.external,',
+    '};',
+    'return msg;',
+  ].join('\n');
+  return [
+    { id: STATS_TAB, type: 'tab', label: 'bench stats', disabled: false, info: '' },
+    {
+      id: 'bench-stats-in',
+      type: 'http in',
+      z: STATS_TAB,
+      url: '/_bench/stats',
+      method: 'get',
+      upload: false,
+      wires: [['bench-stats-read']],
+    },
+    {
+      id: 'bench-stats-read',
+      type: 'function',
+      z: STATS_TAB,
+      name: 'process stats',
+      func: stats,
+      outputs: 1,
+      libs: [
+        { var: 'proc', module: 'process' },
+        { var: 'v8', module: 'v8' },
+        { var: 'vm', module: 'vm' },
+      ],
+      wires: [['bench-stats-out']],
+    },
+    { id: 'bench-stats-out', type: 'http response', z: STATS_TAB, statusCode: '', headers: {}, wires: [] },
+  ];
+}
+
+async function listedTypes(nodeRed: NodeRedProcess): Promise<Set<string>> {
+  const response = await nodeRed.request('/nodes', { headers: { Accept: 'application/json' } });
+  if (!response.ok) return new Set();
+  const sets = (await response.json()) as Array<{ types?: unknown }>;
+  return new Set(sets.flatMap((set) => (Array.isArray(set.types) ? (set.types as string[]) : [])));
+}
+
+/**
+ * Starts Node-RED 4 from this project's node_modules with the package from `dist/` (build it first:
+ * `npm install` does, or `npm run build`). `settings` is merged into settings.js.
+ */
+export async function startBenchNodeRed(settings: Record<string, unknown> = {}): Promise<BenchNodeRed> {
+  if (!existsSync(path.join(projectRoot, 'dist', 'nodes', 'conference-audio-zones.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` before the benchmarks');
+  }
+  const userDir = mkdtempSync(path.join(os.tmpdir(), 'ca-bench-node-red-'));
+  writeFileSync(path.join(userDir, 'flows.json'), '[]\n');
+  let nodeRed: NodeRedProcess;
+  try {
+    nodeRed = await launchNodeRed({
+      // To profile Node-RED, point this at a wrapper such as `exec node --cpu-prof "$@"`.
+      ...(process.env.BENCH_NODE_BINARY ? { nodeBinary: process.env.BENCH_NODE_BINARY } : {}),
+      redJs,
+      userDir,
+      settings: {
+        nodesDir: [projectRoot],
+        logging: { console: { level: 'warn', metrics: false, audit: false } },
+        editorTheme: { tours: false, palette: { catalogues: [] } },
+        telemetry: { enabled: false, updateNotification: false },
+        ...settings,
+      },
+      isReady: async (started) => (await listedTypes(started)).has('conference-audio-zones'),
+    });
+  } catch (error) {
+    rmSync(userDir, { recursive: true, force: true });
+    throw error;
+  }
+
+  const getJson = async (urlPath: string): Promise<unknown> => {
+    const response = await nodeRed.request(urlPath);
+    if (!response.ok) throw new Error(`${urlPath} answered ${response.status}: ${await response.text()}`);
+    return response.json();
+  };
+
+  return {
+    url: nodeRed.url,
+    output: () => nodeRed.output(),
+    async deploy(flows) {
+      const response = await nodeRed.request('/flows', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'Node-RED-Deployment-Type': 'full' },
+        body: JSON.stringify([...flows, ...statsFlow()]),
+      });
+      if (!response.ok) throw new Error(`POST /flows answered ${response.status}: ${await response.text()}`);
+      // Node-RED answers the deploy before it starts the flows, and starts the tabs in order: once the
+      // stats tab (the last one) answers, the benchmark's tabs have started too.
+      await probeUntil(
+        'the flows to start after the deploy',
+        async () => {
+          const probe = await nodeRed.request('/_bench/stats');
+          await probe.arrayBuffer();
+          return probe.ok ? true : undefined;
+        },
+        30_000,
+        20,
+      );
+    },
+    async stats(options = {}) {
+      return (await getJson(`/_bench/stats${options.gc === true ? '?gc=1' : ''}`)) as NodeRedStats;
+    },
+    async stop() {
+      try {
+        await nodeRed.stop();
+      } finally {
+        rmSync(userDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** Share of one core used between two stats readings (1 = one core busy all the time). */
+export function cpuShare(before: NodeRedStats, after: NodeRedStats): number {
+  return (after.cpuMicros - before.cpuMicros) / 1000 / (after.atMs - before.atMs);
+}
