@@ -8,25 +8,18 @@ import {
   deviceConfig,
   helper,
   nodeModules,
+  requestNodeDef,
   statusWhere,
   tab,
   until,
   useSimulator,
+  zonesNodeDef,
 } from './support';
 
 const PASSWORD = 'Sup3r-Secret-Pw!';
 
 function requestNode(id: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id,
-    type: 'conference-audio-request',
-    z: 'f1',
-    device: 'device',
-    method: 'GET',
-    path: '/api/v1/audio',
-    wires: [['out']],
-    ...extra,
-  };
+  return requestNodeDef(id, 'out', extra);
 }
 
 const outNode = { id: 'out', type: 'helper', z: 'f1' };
@@ -60,22 +53,7 @@ describe('device config node (conference-audio-device)', () => {
   it('shares one login between two nodes on one device', async () => {
     await helper.load(
       nodeModules(),
-      [
-        tab,
-        deviceConfig(sim),
-        requestNode('n-a'),
-        {
-          id: 'n-zones',
-          type: 'conference-audio-zones',
-          z: 'f1',
-          device: 'device',
-          output: 'all',
-          interval: 0,
-          topic: 'zones',
-          wires: [['out']],
-        },
-        outNode,
-      ],
+      [tab, deviceConfig(sim), requestNode('n-a'), zonesNodeDef('n-zones', 'out'), outNode],
       { device: { password: PASSWORD } },
     );
     const out = counter(helper.getNode('out'));

@@ -8,6 +8,7 @@ import {
   deviceConfig,
   doneWatchers,
   helper,
+  lookupNodeDef,
   nodeModules,
   tab,
   until,
@@ -17,16 +18,7 @@ import {
 const ZONES_PATH = '/api/v1/room/zones';
 
 function lookupNode(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id: 'n-lookup',
-    type: 'conference-audio-zone-lookup',
-    z: 'f1',
-    device: 'device',
-    property: 'payload',
-    maxAge: 60,
-    wires: [['inside'], ['outside']],
-    ...extra,
-  };
+  return lookupNodeDef('n-lookup', ['inside', 'outside'], extra);
 }
 
 function centreOf(zone: Zone) {

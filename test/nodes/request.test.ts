@@ -10,6 +10,7 @@ import {
   doneWatchers,
   helper,
   nodeModules,
+  requestNodeDef,
   tab,
   until,
   useSimulator,
@@ -18,16 +19,7 @@ import {
 const PASSWORD = 'R3quest-Secret!';
 
 function requestNode(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id: 'n-req',
-    type: 'conference-audio-request',
-    z: 'f1',
-    device: 'device',
-    method: 'GET',
-    path: '/api/v1/audio',
-    wires: [['out']],
-    ...extra,
-  };
+  return requestNodeDef('n-req', 'out', extra);
 }
 
 describe('device request node (conference-audio-request)', () => {

@@ -163,6 +163,39 @@ export function deviceConfig(
   };
 }
 
+/**
+ * Node definitions on the test tab, using the config node `device`: the usual settings of each node type,
+ * with `extra` on top. Room zones: output `all`, read on input only.
+ */
+export function zonesNodeDef(
+  id: string,
+  out: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const base = { type: 'conference-audio-zones', z: 'f1', device: 'device', output: 'all' };
+  return { id, ...base, interval: 0, onStart: false, topic: 'zones', wires: [[out]], ...extra };
+}
+
+/** Device request: `GET /api/v1/audio`. */
+export function requestNodeDef(
+  id: string,
+  out: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const base = { type: 'conference-audio-request', z: 'f1', device: 'device' };
+  return { id, ...base, method: 'GET', path: '/api/v1/audio', wires: [[out]], ...extra };
+}
+
+/** Zone lookup: the point in `msg.payload`, zones cached for 60 s; outputs inside and outside. */
+export function lookupNodeDef(
+  id: string,
+  [inside, outside]: [string, string],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const base = { type: 'conference-audio-zone-lookup', z: 'f1', device: 'device' };
+  return { id, ...base, property: 'payload', maxAge: 60, wires: [[inside], [outside]], ...extra };
+}
+
 /** Resolves with the next `count` messages a helper node receives. */
 export function collect(node: TestNode, count: number): Promise<Record<string, unknown>[]> {
   return new Promise((resolve) => {

@@ -15,23 +15,13 @@ import {
   tab,
   until,
   useSimulator,
+  zonesNodeDef,
 } from './support';
 
 const ZONES_PATH = '/api/v1/room/zones';
 
 function zonesNode(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id: 'n-zones',
-    type: 'conference-audio-zones',
-    z: 'f1',
-    device: 'device',
-    output: 'all',
-    interval: 0,
-    onStart: false,
-    topic: 'zones',
-    wires: [['out']],
-    ...extra,
-  };
+  return zonesNodeDef('n-zones', 'out', extra);
 }
 
 const outNode = { id: 'out', type: 'helper', z: 'f1' };

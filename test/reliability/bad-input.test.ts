@@ -8,7 +8,18 @@
 import should from 'should';
 import { type DeviceSimulator, sampleZones, startSimulator } from '../../src/simulator';
 import type { Zone } from '../../src/zones/types';
-import { catchModule, deviceConfig, helper, nodeModules, type TestNode, tab, until } from '../nodes/support';
+import {
+  catchModule,
+  deviceConfig,
+  helper,
+  lookupNodeDef,
+  nodeModules,
+  requestNodeDef,
+  type TestNode,
+  tab,
+  until,
+  zonesNodeDef,
+} from '../nodes/support';
 import { DISTINCTIVE_PASSWORD, SecretsWatch } from './harness';
 import {
   assertNoPrototypePollution,
@@ -32,45 +43,11 @@ const ZONES = 'n-zones';
 
 const flow: Record<string, unknown>[] = [
   tab,
-  {
-    id: REQUEST,
-    type: 'conference-audio-request',
-    z: 'f1',
-    device: 'device',
-    method: 'GET',
-    path: '/api/v1/audio',
-    wires: [['request-out']],
-  },
-  {
-    id: PATCH,
-    type: 'conference-audio-request',
-    z: 'f1',
-    device: 'device',
-    method: 'PATCH',
-    path: '/api/v1/audio',
-    wires: [['patch-out']],
-  },
-  {
-    id: LOOKUP,
-    type: 'conference-audio-zone-lookup',
-    z: 'f1',
-    device: 'device',
-    property: 'payload',
-    maxAge: 60,
-    wires: [['lookup-inside'], ['lookup-outside']],
-  },
-  {
-    // `each` with an empty topic: the node then reads both msg.topic and msg.parts.
-    id: ZONES,
-    type: 'conference-audio-zones',
-    z: 'f1',
-    device: 'device',
-    output: 'each',
-    interval: 0,
-    onStart: false,
-    topic: '',
-    wires: [['zones-out']],
-  },
+  requestNodeDef(REQUEST, 'request-out'),
+  requestNodeDef(PATCH, 'patch-out', { method: 'PATCH' }),
+  lookupNodeDef(LOOKUP, ['lookup-inside', 'lookup-outside']),
+  // `each` with an empty topic: the node then reads both msg.topic and msg.parts.
+  zonesNodeDef(ZONES, 'zones-out', { output: 'each', topic: '' }),
   ...['request-out', 'patch-out', 'lookup-inside', 'lookup-outside', 'zones-out'].map((id) => ({
     id,
     type: 'helper',

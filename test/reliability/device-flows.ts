@@ -14,9 +14,12 @@ import {
   deviceConfig,
   doneWatchers,
   helper,
+  lookupNodeDef,
   nodeModules,
+  requestNodeDef,
   type TestNode,
   tab,
+  zonesNodeDef,
 } from '../nodes/support';
 import type { ReliabilityHarness } from './harness';
 
@@ -26,45 +29,16 @@ export const UNDER_TEST = 'n-under-test';
 type Counter = ReturnType<typeof counter>;
 
 export function zonesNode(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id: UNDER_TEST,
-    type: 'conference-audio-zones',
-    z: 'f1',
-    device: 'device',
-    output: 'all',
-    interval: 0,
-    onStart: false,
-    topic: 'zones',
-    wires: [['out']],
-    ...extra,
-  };
+  return zonesNodeDef(UNDER_TEST, 'out', extra);
 }
 
 export function requestNode(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id: UNDER_TEST,
-    type: 'conference-audio-request',
-    z: 'f1',
-    device: 'device',
-    method: 'GET',
-    path: '/api/v1/audio',
-    wires: [['out']],
-    ...extra,
-  };
+  return requestNodeDef(UNDER_TEST, 'out', extra);
 }
 
 /** Zones from the device; points inside a zone leave on `out`, points in no zone on `outside`. */
 export function lookupNode(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id: UNDER_TEST,
-    type: 'conference-audio-zone-lookup',
-    z: 'f1',
-    device: 'device',
-    property: 'payload',
-    maxAge: 0,
-    wires: [['out'], ['outside']],
-    ...extra,
-  };
+  return lookupNodeDef(UNDER_TEST, ['out', 'outside'], { maxAge: 0, ...extra });
 }
 
 /** What one input led to: a message on an output, or an error at the Catch node. */

@@ -7,7 +7,18 @@
 import should from 'should';
 import { type DeviceSimulator, sampleZones } from '../../src/simulator';
 import type { Zone } from '../../src/zones/types';
-import { catchModule, deviceConfig, helper, nodeModules, type TestNode, tab, until } from '../nodes/support';
+import {
+  catchModule,
+  deviceConfig,
+  helper,
+  lookupNodeDef,
+  nodeModules,
+  requestNodeDef,
+  type TestNode,
+  tab,
+  until,
+  zonesNodeDef,
+} from '../nodes/support';
 import { type ReliabilityHarness, useReliabilityHarness } from './harness';
 import {
   activeResources,
@@ -42,36 +53,9 @@ function flowFor(sim: DeviceSimulator, zonesExtra: Record<string, unknown> = {})
   return [
     tab,
     deviceConfig(sim),
-    {
-      id: ZONES,
-      type: 'conference-audio-zones',
-      z: 'f1',
-      device: 'device',
-      output: 'all',
-      interval: 0,
-      onStart: false,
-      topic: 'zones',
-      wires: [['zones-out']],
-      ...zonesExtra,
-    },
-    {
-      id: REQUEST,
-      type: 'conference-audio-request',
-      z: 'f1',
-      device: 'device',
-      method: 'GET',
-      path: '/api/v1/audio',
-      wires: [['request-out']],
-    },
-    {
-      id: LOOKUP,
-      type: 'conference-audio-zone-lookup',
-      z: 'f1',
-      device: 'device',
-      property: 'payload',
-      maxAge: 60,
-      wires: [['lookup-inside'], ['lookup-outside']],
-    },
+    zonesNodeDef(ZONES, 'zones-out', zonesExtra),
+    requestNodeDef(REQUEST, 'request-out'),
+    lookupNodeDef(LOOKUP, ['lookup-inside', 'lookup-outside']),
     ...['zones-out', 'request-out', 'lookup-inside', 'lookup-outside'].map((id) => ({
       id,
       type: 'helper',
