@@ -12,9 +12,11 @@
  * round; each round gives a ratio (package/raw) and the result is the median ratio. No goal is set for this one;
  * the breakdown shows where the time goes. Between rounds an empty flow is deployed (not timed).
  */
+
 import { performance } from 'node:perf_hooks';
 import { DeviceClient } from '../src/api';
 import { type EmbeddedNodeRed, type FlowNode, startEmbeddedNodeRed } from './lib/embedded-node-red';
+import { inactiveDebug, pinnedDevice, zonesReader } from './lib/flows';
 import {
   BENCH_PASSWORD,
   benchZones,
@@ -72,41 +74,12 @@ interface RawStart {
 }
 
 function coldFlow(simulator: HostedSimulator, round: string): FlowNode[] {
-  const url = new URL(simulator.url);
+  const device = `cold-device-${round}`;
   return [
     { id: TAB, type: 'tab', label: 'cold start' },
-    {
-      id: `cold-device-${round}`,
-      type: 'conference-audio-device',
-      host: url.hostname,
-      port: Number(url.port),
-      account: 'general',
-      tls: 'pin',
-      fingerprint: simulator.fingerprint256,
-      timeout: 10,
-      credentials: { password: BENCH_PASSWORD },
-    },
-    {
-      id: `cold-zones-${round}`,
-      type: 'conference-audio-zones',
-      z: TAB,
-      device: `cold-device-${round}`,
-      output: 'all',
-      interval: 0,
-      onStart: true,
-      topic: 'zones',
-      wires: [[SINK]],
-    },
-    {
-      id: SINK,
-      type: 'debug',
-      z: TAB,
-      active: false,
-      tosidebar: false,
-      console: false,
-      complete: 'false',
-      wires: [],
-    },
+    pinnedDevice(device, simulator, { credentials: { password: BENCH_PASSWORD } }),
+    zonesReader(`cold-zones-${round}`, TAB, device, { onStart: true, wires: [[SINK]] }),
+    inactiveDebug(SINK, TAB),
   ];
 }
 

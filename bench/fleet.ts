@@ -12,6 +12,7 @@
  * Overridable: FLEET_SIZES=50,100,200  FLEET_INTERVAL_SECONDS=2  FLEET_SETTLE_SECONDS=15
  * FLEET_WINDOW_SECONDS=30  FLEET_PER_PROCESS=50
  */
+
 import { readFileSync } from 'node:fs';
 import type { RecordedRequest, SimulatorCounters } from '../src/simulator/types';
 import { delay } from '../test/support/wait';
@@ -23,6 +24,7 @@ import {
   readRequests,
   resetCounters,
 } from './lib/device-counters';
+import { pinnedDevice, zonesReader } from './lib/flows';
 import {
   type BenchNodeRed,
   cpuShare,
@@ -70,33 +72,14 @@ function fleetFlow(simulators: readonly HostedSimulator[]): FlowNode[] {
     { id: TAB, type: 'tab', label: `fleet of ${simulators.length}`, disabled: false, info: '' },
   ];
   simulators.forEach((simulator, index) => {
-    const url = new URL(simulator.url);
+    const device = `fleet-device-${index}`;
     flows.push(
-      {
-        id: `fleet-device-${index}`,
-        type: 'conference-audio-device',
-        name: `device ${index}`,
-        host: url.hostname,
-        port: Number(url.port),
-        account: 'general',
-        clientId: 'node-red',
-        vendor: 'Vendor',
-        tls: 'pin',
-        fingerprint: simulator.fingerprint256,
-        ca: '',
-        timeout: 10,
-      },
-      {
-        id: `fleet-zones-${index}`,
-        type: 'conference-audio-zones',
-        z: TAB,
-        device: `fleet-device-${index}`,
-        output: 'all',
+      pinnedDevice(device, simulator, { name: `device ${index}` }),
+      zonesReader(`fleet-zones-${index}`, TAB, device, {
         interval: INTERVAL_SECONDS,
         onStart: true,
         topic: `device-${index}`,
-        wires: [[]],
-      },
+      }),
     );
   });
   return flows;

@@ -17,8 +17,10 @@
  * All sides are warmed up, then take turns read by read in rounds, who goes first rotating by round;
  * each round gives a ratio of median latencies and the result is the median ratio. Goal: at most 1.2x.
  */
+
 import type { Pool } from 'undici';
 import { type EmbeddedNodeRed, type FlowNode, startEmbeddedNodeRed } from './lib/embedded-node-red';
+import { inactiveDebug, pinnedDevice, zonesReader } from './lib/flows';
 import {
   BENCH_PASSWORD,
   benchZones,
@@ -55,45 +57,15 @@ interface Side {
 function overheadFlow(simulators: readonly HostedSimulator[]): FlowNode[] {
   const flow: FlowNode[] = [{ id: 'overhead-tab', type: 'tab', label: 'overhead' }];
   simulators.forEach((simulator, index) => {
-    const url = new URL(simulator.url);
+    const device = `overhead-device-${index}`;
     flow.push(
-      {
-        id: `overhead-device-${index}`,
-        type: 'conference-audio-device',
-        host: url.hostname,
-        port: Number(url.port),
-        account: 'general',
-        tls: 'pin',
-        fingerprint: simulator.fingerprint256,
-        timeout: 10,
-        credentials: { password: BENCH_PASSWORD },
-      },
-      {
-        id: `overhead-zones-${index}`,
-        type: 'conference-audio-zones',
-        z: 'overhead-tab',
-        device: `overhead-device-${index}`,
-        output: 'all',
-        interval: 0,
-        onStart: false,
-        topic: 'zones',
-        wires: [[SINK]],
-      },
+      pinnedDevice(device, simulator, { credentials: { password: BENCH_PASSWORD } }),
+      zonesReader(`overhead-zones-${index}`, 'overhead-tab', device, { wires: [[SINK]] }),
     );
   });
   flow.push(
     { id: RAW_NODE, type: 'bench-raw-read', z: 'overhead-tab', wires: [[SINK]] },
-    // An inactive debug node: the message's arrival is what is timed, the node itself does nothing with it.
-    {
-      id: SINK,
-      type: 'debug',
-      z: 'overhead-tab',
-      active: false,
-      tosidebar: false,
-      console: false,
-      complete: 'false',
-      wires: [],
-    },
+    inactiveDebug(SINK, 'overhead-tab'),
   );
   return flow;
 }
