@@ -11,10 +11,22 @@ interface Waiter {
  * Keeps the requests sent to one device under a ceiling per sliding window, and holds every request
  * back while the device has asked for a pause (rate limited). Callers past the ceiling wait in order;
  * nobody is rejected except on close or their own abort.
+ *
+ * Pacing is a token bucket: a short burst (a tenth of the ceiling, at least one) may go at once, then
+ * requests are spaced evenly at the rate that refills the rest of the ceiling over one window. Any window
+ * therefore holds at most burst + (ceiling - burst) = ceiling requests, and sustained demand above the
+ * ceiling is answered at a steady pace instead of a full window's worth at once followed by a stall until
+ * the first of them leaves the window. The log of send times checks the same ceiling directly, so rounding
+ * in the refill can never let one more through.
  */
 export class RequestLimiter {
   readonly #maxPerWindow: number;
   readonly #windowMs: number;
+  readonly #burst: number;
+  /** 0 when the burst is the whole ceiling (a ceiling of one): then the log alone paces. */
+  readonly #refillPerMs: number;
+  #tokens: number;
+  #refilledAt: number;
   readonly #sentAt: number[] = [];
   readonly #waiters: Waiter[] = [];
   #pausedUntil = 0;
@@ -24,6 +36,10 @@ export class RequestLimiter {
   constructor(maxPerWindow: number, windowMs = 60_000) {
     this.#maxPerWindow = maxPerWindow;
     this.#windowMs = windowMs;
+    this.#burst = Math.min(maxPerWindow, Math.max(1, Math.ceil(maxPerWindow / 10)));
+    this.#refillPerMs = (maxPerWindow - this.#burst) / windowMs;
+    this.#tokens = this.#burst;
+    this.#refilledAt = Date.now();
   }
 
   /**
@@ -32,7 +48,7 @@ export class RequestLimiter {
    */
   tryAcquire(): boolean {
     if (this.#closed || this.#waiters.length > 0 || this.#delayBeforeNext() > 0) return false;
-    this.#sentAt.push(Date.now());
+    this.#take();
     return true;
   }
 
@@ -81,13 +97,34 @@ export class RequestLimiter {
     }
   }
 
+  /** Call only right after #delayBeforeNext() returned 0: that refilled the bucket and pruned the log. */
+  #take(): void {
+    this.#tokens -= 1;
+    this.#sentAt.push(this.#refilledAt);
+  }
+
   #delayBeforeNext(): number {
     const now = Date.now();
+    this.#refill(now);
     while (this.#sentAt.length > 0 && (this.#sentAt[0] ?? 0) <= now - this.#windowMs) this.#sentAt.shift();
+    // A clock set back must not hold requests until it catches up with sends it now places in the future.
+    while (this.#sentAt.length > 0 && (this.#sentAt[this.#sentAt.length - 1] ?? 0) > now) this.#sentAt.pop();
     const pauseDelay = Math.max(0, this.#pausedUntil - now);
     const windowDelay =
       this.#sentAt.length < this.#maxPerWindow ? 0 : (this.#sentAt[0] ?? now) + this.#windowMs - now;
-    return Math.max(pauseDelay, windowDelay);
+    // Rounded up: a timer that fires a hair before the token is whole would only have to wait again.
+    const tokenDelay = this.#tokens >= 1 ? 0 : Math.ceil((1 - this.#tokens) / this.#refillPerMs);
+    return Math.max(pauseDelay, windowDelay, tokenDelay);
+  }
+
+  #refill(now: number): void {
+    if (this.#refillPerMs === 0) {
+      this.#tokens = this.#burst;
+    } else {
+      const elapsed = Math.max(0, now - this.#refilledAt);
+      this.#tokens = Math.min(this.#burst, this.#tokens + elapsed * this.#refillPerMs);
+    }
+    this.#refilledAt = now;
   }
 
   #schedule(): void {
@@ -110,7 +147,7 @@ export class RequestLimiter {
       if (waiter.signal !== undefined && waiter.onAbort !== undefined) {
         waiter.signal.removeEventListener('abort', waiter.onAbort);
       }
-      this.#sentAt.push(Date.now());
+      this.#take();
       waiter.resolve();
     }
   }

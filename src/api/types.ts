@@ -34,7 +34,12 @@ export interface DeviceClientOptions {
   tls?: TlsOptions;
   /** Per-request timeout. Default 10000. */
   timeoutMs?: number;
-  /** Client-side ceiling on requests sent. Default 300 (the device allows about 600). */
+  /**
+   * Client-side ceiling on requests sent: never more than this many in any minute. A tenth of it (at least
+   * one) may go at once; beyond that requests are spaced evenly, one every minute / (ceiling - burst), so
+   * demand above the ceiling is answered at a steady pace instead of stalling. Default 300 (the device
+   * allows about 600): 30 at once, then one every 0.22 s.
+   */
   maxRequestsPerMinute?: number;
   /** Backoff after a refused login: first delay and cap. Defaults 1000 and 60000. */
   loginBackoff?: { initialMs?: number; maxMs?: number };

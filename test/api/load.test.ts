@@ -1,3 +1,4 @@
+import FakeTimers from '@sinonjs/fake-timers';
 import should from 'should';
 import type { ConnectionState } from '../../src/api';
 import { RequestLimiter } from '../../src/api/limiter';
@@ -54,8 +55,9 @@ describe('api/client: shared GETs', () => {
 describe('api/client: client-side request ceiling', () => {
   const harness = useHarness();
 
-  it('never sends more than maxRequestsPerMinute in a minute; later callers wait, then reject on close', async () => {
-    const client = harness.client({ maxRequestsPerMinute: 3 });
+  it('sends a burst of a tenth of maxRequestsPerMinute at once; later callers wait, then reject on close', async () => {
+    // A ceiling of 30: the burst is 3, and the next token comes 60 s / 27 later, far beyond this test.
+    const client = harness.client({ maxRequestsPerMinute: 30 });
     const calls = [
       '/api/v1/audio',
       '/api/v1/room/zones',
@@ -63,7 +65,7 @@ describe('api/client: client-side request ceiling', () => {
       '/api/v1',
       '/api/v1/heartbeat',
     ].map((path) => client.request('GET', path));
-    // The login and the first two calls fill the minute.
+    // The login and the first two calls spend the burst.
     await Promise.all(calls.slice(0, 2));
     await delay(50);
     should(harness.simulator.requests).have.length(3);
@@ -74,7 +76,7 @@ describe('api/client: client-side request ceiling', () => {
   });
 
   it('lets waiting callers go in the order they came', async () => {
-    const limiter = new RequestLimiter(2, 100);
+    const limiter = new RequestLimiter(2, 40);
     const order: number[] = [];
     await Promise.all(
       [1, 2, 3, 4, 5].map((caller) =>
@@ -87,21 +89,108 @@ describe('api/client: client-side request ceiling', () => {
     should(order).eql([1, 2, 3, 4, 5]);
   });
 
-  it('lets tryAcquire take a free slot at once and refuse once the ceiling is reached', () => {
-    const limiter = new RequestLimiter(2, 60_000);
+  it('lets tryAcquire take a free slot at once and refuse once the burst is spent', () => {
+    // A ceiling of 20 a minute allows a burst of 2.
+    const limiter = new RequestLimiter(20, 60_000);
     should([limiter.tryAcquire(), limiter.tryAcquire(), limiter.tryAcquire()]).eql([true, true, false]);
     limiter.close();
   });
 
-  it('holds the callers beyond the ceiling back until the window moves on', async () => {
+  it('rejects a caller held back beyond the burst with CLOSED on close', async () => {
     const limiter = new RequestLimiter(2, 60_000);
     await limiter.acquire();
-    await limiter.acquire();
-    const third = limiter.acquire();
-    should(await isSettled(third)).be.false();
+    const second = limiter.acquire();
+    should(await isSettled(second)).be.false();
     should(limiter.waiting).equal(1);
     limiter.close();
-    await should(third).be.rejectedWith({ code: 'CLOSED' });
+    await should(second).be.rejectedWith({ code: 'CLOSED' });
+  });
+});
+
+describe('api/limiter: pacing (simulated time)', () => {
+  const MINUTE = 60_000;
+  const CEILING = 300;
+  const BURST = 30;
+  const REFILL_MS = MINUTE / (CEILING - BURST);
+  let clock: FakeTimers.Clock;
+
+  beforeEach(() => {
+    clock = FakeTimers.install({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+  });
+
+  afterEach(() => {
+    clock.uninstall();
+  });
+
+  /** Starts one caller every `everyMs` for `forMs`; returns the simulated times their slots came. */
+  async function demand(limiter: RequestLimiter, everyMs: number, forMs: number): Promise<number[]> {
+    const sentAt: number[] = [];
+    for (let elapsed = 0; elapsed < forMs; elapsed += everyMs) {
+      limiter.acquire().then(
+        () => sentAt.push(Date.now()),
+        () => undefined,
+      );
+      await clock.tickAsync(everyMs);
+    }
+    limiter.close();
+    return sentAt;
+  }
+
+  it('lets a burst of a tenth of the ceiling go at once, and no more', () => {
+    const limiter = new RequestLimiter(CEILING, MINUTE);
+    const granted = Array.from({ length: BURST + 1 }, () => limiter.tryAcquire());
+    limiter.close();
+    should(granted.filter(Boolean)).have.length(BURST);
+    should(granted[BURST]).be.false();
+  });
+
+  it('holds the request after the burst for one refill interval, window / (ceiling - burst)', async () => {
+    const limiter = new RequestLimiter(CEILING, MINUTE);
+    for (let slot = 0; slot < BURST; slot += 1) limiter.tryAcquire();
+    const next = limiter.acquire();
+    await clock.tickAsync(Math.floor(REFILL_MS) - 1);
+    should(await isSettled(next)).be.false();
+    await clock.tickAsync(2);
+    should(await isSettled(next)).be.true();
+    limiter.close();
+  });
+
+  it('spaces the callers beyond the burst one refill interval apart, in the order they came', async () => {
+    // 6 per 600 ms: a burst of 1, then one every 120 ms.
+    const limiter = new RequestLimiter(6, 600);
+    const sent: number[] = [];
+    for (const caller of [1, 2, 3, 4]) limiter.acquire().then(() => sent.push(caller));
+    const sentBy = async (ms: number): Promise<number[]> => {
+      await clock.tickAsync(ms - Date.now());
+      return [...sent];
+    };
+    should(await sentBy(0)).eql([1]);
+    should(await sentBy(119)).eql([1]);
+    should(await sentBy(121)).eql([1, 2]);
+    should(await sentBy(239)).eql([1, 2]);
+    should(await sentBy(241)).eql([1, 2, 3]);
+    should(await sentBy(361)).eql([1, 2, 3, 4]);
+    limiter.close();
+  });
+
+  it('never sends more than the ceiling in any window, under sustained demand at twice the ceiling', async () => {
+    const limiter = new RequestLimiter(CEILING, MINUTE);
+    const sentAt = await demand(limiter, MINUTE / (2 * CEILING), 4 * MINUTE);
+    let busiest = 0;
+    let first = 0;
+    for (let last = 0; last < sentAt.length; last += 1) {
+      // Every window of the same length that ends at a send: (end - window, end].
+      while ((sentAt[first] ?? 0) <= (sentAt[last] ?? 0) - MINUTE) first += 1;
+      busiest = Math.max(busiest, last - first + 1);
+    }
+    should(busiest).be.within(CEILING - 1, CEILING);
+  });
+
+  it('never leaves a gap longer than two refill intervals under sustained demand at twice the ceiling', async () => {
+    const limiter = new RequestLimiter(CEILING, MINUTE);
+    const sentAt = await demand(limiter, MINUTE / (2 * CEILING), 4 * MINUTE);
+    const gaps = sentAt.slice(1).map((time, index) => time - (sentAt[index] ?? 0));
+    should(Math.max(...gaps)).be.belowOrEqual(2 * REFILL_MS);
   });
 });
 
@@ -226,7 +315,8 @@ describe('api/client: requests wait in the queue without a device request', () =
   const harness = useHarness();
 
   it('counts the retry after a 401 against the ceiling as well', async () => {
-    const client = harness.client({ maxRequestsPerMinute: 3 });
+    // A ceiling of 30: a burst of 3, and the next token comes 60 s / 27 later.
+    const client = harness.client({ maxRequestsPerMinute: 30 });
     await client.request('GET', '/api/v1/audio');
     harness.simulator.reboot();
     // Login + audio used 2; the stale-token request uses the third; the re-login must wait.
