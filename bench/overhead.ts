@@ -148,10 +148,7 @@ function ratio(value: number): string {
 
 export async function run(): Promise<void> {
   const readsPerDevice = WARM_UP_READS_PER_DEVICE + ROUNDS * READS_PER_DEVICE;
-  if (
-    readsPerDevice + 1 > CLIENT_BURST ||
-    2 * (readsPerDevice + 1) >= DEVICE_LIMIT_PER_MINUTE
-  ) {
+  if (readsPerDevice + 1 > CLIENT_BURST || 2 * (readsPerDevice + 1) >= DEVICE_LIMIT_PER_MINUTE) {
     throw new Error(`${readsPerDevice} reads per device would meet a request ceiling and measure waiting`);
   }
   const zones = benchZones();
