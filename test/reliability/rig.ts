@@ -104,48 +104,34 @@ export function watch(
 }
 
 /**
- * Counts every HTTP request the simulator's server receives, `/_simulator/` controls included (its own
- * record leaves those out), so a test can show that a refused path never left the client.
+ * Counts an event of the simulator's HTTPS server from now on: `request` counts every HTTP request,
+ * `/_simulator/` controls included (its own record leaves those out), so a test can show that a refused
+ * path never left the client; `connection` counts TCP connections, for callers that may not even send a
+ * request (reading the certificate is a TLS handshake only).
  */
-export function requestsReaching(sim: DeviceSimulator): { readonly count: number; stop(): void } {
+function countServerEvents(
+  sim: DeviceSimulator,
+  event: 'request' | 'connection',
+): { readonly count: number; stop(): void } {
   const server = (sim as unknown as { server?: Server }).server;
   if (server === undefined || typeof server.on !== 'function') {
-    throw new Error('the simulator no longer keeps its HTTPS server in `server`: update requestsReaching');
+    throw new Error('the simulator no longer keeps its HTTPS server in `server`: update countServerEvents');
   }
   let count = 0;
-  const onRequest = () => {
+  const onEvent = () => {
     count += 1;
   };
-  server.on('request', onRequest);
+  server.on(event, onEvent);
   return {
     get count() {
       return count;
     },
-    stop: () => server.off('request', onRequest),
+    stop: () => server.off(event, onEvent),
   };
 }
 
-/**
- * Counts the TCP connections the simulator accepts, for callers that may not even send an HTTP request
- * (reading the certificate is a TLS handshake only).
- */
-export function connectionsReaching(sim: DeviceSimulator): { readonly count: number; stop(): void } {
-  const server = (sim as unknown as { server?: Server }).server;
-  if (server === undefined || typeof server.on !== 'function') {
-    throw new Error('the simulator no longer keeps its HTTPS server in `server`: update connectionsReaching');
-  }
-  let count = 0;
-  const onConnection = () => {
-    count += 1;
-  };
-  server.on('connection', onConnection);
-  return {
-    get count() {
-      return count;
-    },
-    stop: () => server.off('connection', onConnection),
-  };
-}
+export const requestsReaching = (sim: DeviceSimulator) => countServerEvents(sim, 'request');
+export const connectionsReaching = (sim: DeviceSimulator) => countServerEvents(sim, 'connection');
 
 /** A wrong value for a message property: built fresh for each use, so no test sees another's mutation. */
 export interface WrongValue {
