@@ -105,16 +105,25 @@ export class RequestLimiter {
 
   #delayBeforeNext(): number {
     const now = Date.now();
+    // The clock was set back (NTP, by hand): every remembered time moves back with it, or requests and a
+    // device-asked pause would wait for the clock to catch up. #refilledAt is the last time seen.
+    const setBack = now - this.#refilledAt;
+    if (setBack < 0) this.#shiftTimes(setBack);
     this.#refill(now);
     while (this.#sentAt.length > 0 && (this.#sentAt[0] ?? 0) <= now - this.#windowMs) this.#sentAt.shift();
-    // A clock set back must not hold requests until it catches up with sends it now places in the future.
-    while (this.#sentAt.length > 0 && (this.#sentAt[this.#sentAt.length - 1] ?? 0) > now) this.#sentAt.pop();
     const pauseDelay = Math.max(0, this.#pausedUntil - now);
     const windowDelay =
       this.#sentAt.length < this.#maxPerWindow ? 0 : (this.#sentAt[0] ?? now) + this.#windowMs - now;
     // Rounded up: a timer that fires a hair before the token is whole would only have to wait again.
     const tokenDelay = this.#tokens >= 1 ? 0 : Math.ceil((1 - this.#tokens) / this.#refillPerMs);
     return Math.max(pauseDelay, windowDelay, tokenDelay);
+  }
+
+  #shiftTimes(by: number): void {
+    this.#refilledAt += by;
+    this.#pausedUntil += by;
+    for (let index = 0; index < this.#sentAt.length; index += 1)
+      this.#sentAt[index] = (this.#sentAt[index] ?? 0) + by;
   }
 
   #refill(now: number): void {

@@ -115,7 +115,11 @@ describe('api/limiter: pacing (simulated time)', () => {
   let clock: FakeTimers.Clock;
 
   beforeEach(() => {
-    clock = FakeTimers.install({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    // A real epoch: a clock set back must not go below zero for the tests of that.
+    clock = FakeTimers.install({
+      now: Date.UTC(2026, 10, 21, 9, 0),
+      toFake: ['Date', 'setTimeout', 'clearTimeout'],
+    });
   });
 
   afterEach(() => {
@@ -160,8 +164,9 @@ describe('api/limiter: pacing (simulated time)', () => {
     const limiter = new RequestLimiter(6, 600);
     const sent: number[] = [];
     for (const caller of [1, 2, 3, 4]) limiter.acquire().then(() => sent.push(caller));
+    const start = Date.now();
     const sentBy = async (ms: number): Promise<number[]> => {
-      await clock.tickAsync(ms - Date.now());
+      await clock.tickAsync(ms - (Date.now() - start));
       return [...sent];
     };
     should(await sentBy(0)).eql([1]);
@@ -184,6 +189,29 @@ describe('api/limiter: pacing (simulated time)', () => {
       busiest = Math.max(busiest, last - first + 1);
     }
     should(busiest).be.within(CEILING - 1, CEILING);
+  });
+
+  it('keeps pacing after the system clock is set back, instead of holding requests until it catches up', async () => {
+    const limiter = new RequestLimiter(CEILING, MINUTE);
+    for (let slot = 0; slot < BURST; slot += 1) limiter.tryAcquire();
+    // An NTP correction or a hand-set clock: an hour back, right after a whole burst.
+    clock.setSystemTime(Date.now() - 60 * MINUTE);
+    const next = limiter.acquire();
+    await clock.tickAsync(2 * REFILL_MS);
+    should(await isSettled(next)).be.true();
+    limiter.close();
+  });
+
+  it('ends a pause the device asked for after its length, even when the clock is set back meanwhile', async () => {
+    const limiter = new RequestLimiter(CEILING, MINUTE);
+    limiter.pauseUntil(Date.now() + 1_000);
+    clock.setSystemTime(Date.now() - 60 * MINUTE);
+    const next = limiter.acquire();
+    await clock.tickAsync(999);
+    should(await isSettled(next)).be.false();
+    await clock.tickAsync(2);
+    should(await isSettled(next)).be.true();
+    limiter.close();
   });
 
   it('never leaves a gap longer than two refill intervals under sustained demand at twice the ceiling', async () => {
