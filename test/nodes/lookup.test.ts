@@ -10,6 +10,7 @@ import {
   helper,
   lookupNodeDef,
   nodeModules,
+  receiveUntilDone,
   tab,
   until,
   useSimulator,
@@ -49,10 +50,8 @@ describe('zone lookup node (conference-audio-zone-lookup)', () => {
     failed = counter(helper.getNode('failed'));
   }
 
-  async function send(msg: Record<string, unknown>) {
-    const settled = ok.count + failed.count;
-    helper.getNode('n-lookup').receive(msg);
-    await until(() => ok.count + failed.count === settled + 1, 'done for the input');
+  function send(msg: Record<string, unknown>): Promise<void> {
+    return receiveUntilDone('n-lookup', msg, { ok, failed });
   }
 
   useSimulator({}, (started) => {

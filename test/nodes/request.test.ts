@@ -10,9 +10,9 @@ import {
   doneWatchers,
   helper,
   nodeModules,
+  receiveUntilDone,
   requestNodeDef,
   tab,
-  until,
   useSimulator,
 } from './support';
 
@@ -45,10 +45,8 @@ describe('device request node (conference-audio-request)', () => {
     failed = counter(helper.getNode('failed'));
   }
 
-  async function send(msg: Record<string, unknown>) {
-    const settled = ok.count + failed.count;
-    helper.getNode('n-req').receive(msg);
-    await until(() => ok.count + failed.count === settled + 1, 'done for the input');
+  function send(msg: Record<string, unknown>): Promise<void> {
+    return receiveUntilDone('n-req', msg, { ok, failed });
   }
 
   useSimulator({ passwords: { general: PASSWORD } }, (started) => {

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NodeAPI } from 'node-red';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
+import { until } from '../support/wait';
 
 type NodeModule = (RED: NodeAPI) => void;
 
@@ -124,6 +125,20 @@ export function doneWatchers(target: string): Record<string, unknown>[] {
     { id: 'ok', type: 'helper', z: 'f1' },
     { id: 'failed', type: 'helper', z: 'f1' },
   ];
+}
+
+/**
+ * Hands `msg` to node `id` and resolves once that input was done, successfully or not, as counted by the
+ * `ok` and `failed` helper nodes of `doneWatchers`.
+ */
+export async function receiveUntilDone(
+  id: string,
+  msg: Record<string, unknown>,
+  done: { ok: { readonly count: number }; failed: { readonly count: number } },
+): Promise<void> {
+  const settled = done.ok.count + done.failed.count;
+  helper.getNode(id).receive(msg);
+  await until(() => done.ok.count + done.failed.count === settled + 1, 'done for the input');
 }
 
 /** Counts the messages a helper node receives from now on. */
