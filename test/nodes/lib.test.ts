@@ -1,6 +1,6 @@
 import should from 'should';
+import { deviceSettingsFromProperties as readDeviceSettings } from '../../src/api/settings';
 import { DeviceError } from '../../src/errors';
-import { readDeviceSettings } from '../../src/nodes/lib/device-settings';
 import { readPoint } from '../../src/nodes/lib/point';
 import { Poller } from '../../src/nodes/lib/poller';
 import { SingleFlight } from '../../src/nodes/lib/single-flight';
