@@ -201,5 +201,5 @@ export = (RED: NodeAPI) => {
     });
   }
 
-  RED.nodes.registerType(TYPE, ZonesNode);
+  RED.nodes.registerType('conference-audio-zones', ZonesNode);
 };
