@@ -3,7 +3,7 @@ import { DeviceClient } from '../api';
 import type { ConnectionState } from '../api/types';
 import { DeviceError, isDeviceError } from '../errors';
 import { readDeviceSettings } from './lib/device-settings';
-import { connectionStatus, invalidConfigStatus, type StatusView } from './lib/status';
+import { connectionStatus, invalidConfigStatus, type StatusView, statusMessage } from './lib/status';
 import { registerAdminEndpoints, type StoredDeviceAddress } from './shared/admin';
 import type { DeviceConnection, DeviceUser } from './shared/device';
 
@@ -30,25 +30,8 @@ interface DeviceConfigNode extends Node<DeviceCredentials>, DeviceConnection {
 export = (RED: NodeAPI) => {
   const t = (key: string, params?: Record<string, string | number>) =>
     RED._(`conference-audio-device.${key}`, params);
-  /**
-   * The status texts without parameters, translated once per runtime (its language is fixed while it
-   * runs): i18next took about 0.3 ms per text, and every deploy shows two or three (bench/cold-start.ts).
-   */
-  const statusTexts = new Map<string, string>();
-  const statusText = (view: StatusView): string => {
-    if (view.params !== undefined) return t(view.key, view.params);
-    let text = statusTexts.get(view.key);
-    if (text === undefined) {
-      text = t(view.key);
-      statusTexts.set(view.key, text);
-    }
-    return text;
-  };
-  const translate = (view: StatusView): NodeStatus => ({
-    fill: view.fill,
-    shape: view.shape,
-    text: statusText(view),
-  });
+  // Keys the editor translates into its own language (lib/status.ts).
+  const translate = (view: StatusView): NodeStatus => statusMessage('conference-audio-device', view);
 
   function DeviceConfigNode(this: DeviceConfigNode, def: DeviceConfigDef) {
     RED.nodes.createNode(this, def);
