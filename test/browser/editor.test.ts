@@ -110,9 +110,9 @@ async function readStatusTexts(page: Page): Promise<string[]> {
   });
 }
 
-/** Labels of the open config dialog whose text runs onto a second line. */
-async function wrappedLabels(page: Page): Promise<string[]> {
-  return page.locator('#node-config-dialog-edit-form .form-row > label').evaluateAll((labels) =>
+/** Labels of an open dialog (the config node's by default) whose text runs onto a second line. */
+async function wrappedLabels(page: Page, form = '#node-config-dialog-edit-form'): Promise<string[]> {
+  return page.locator(`${form} .form-row > label`).evaluateAll((labels) =>
     labels
       .filter(
         (label) => (label as HTMLElement).offsetParent !== null && (label.textContent ?? '').trim() !== '',
@@ -555,6 +555,10 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     await p.locator('#node-input-device').waitFor();
     should(await textOf(p.locator('label[for="node-input-device"]'))).equal(
       message('de', zonesType, 'label.device'),
+    );
+    should(await wrappedLabels(p, '#dialog-form')).eql(
+      [],
+      'German labels of the room zones dialog that wrap',
     );
     // The pencil beside the device opens its config node.
     await p.locator('#node-input-btn-device-edit').click();
