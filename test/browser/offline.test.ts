@@ -36,7 +36,7 @@ describe('npm start, offline (the real demo in Chromium)', () => {
   });
 
   after(async () => {
-    await cleanUpAll([recorder?.stop, browser?.close, demo?.stop]);
+    await cleanUpAll([recorder?.stop, browser?.close, () => demo?.stop() ?? Promise.resolve()]);
   });
 
   it('starts Node-RED in a user directory of its own, with a credential secret and no credential warning', () => {
@@ -109,5 +109,12 @@ describe('npm start, offline (the real demo in Chromium)', () => {
     );
     should(outcome).equal('refused');
     should(started().recorder.nonLocal()).eql(['https://catalogue.nodered.org/catalogue.json']);
+  });
+
+  it('stops on Ctrl-C and frees its user directory for the next run', async () => {
+    const { demo } = started();
+    await demo.stop({ keepUserDir: true });
+    should(demo.output()).match(/\nStopped\.\n/);
+    should(fs.existsSync(path.join(demo.userDir, '.demo-lock'))).be.false();
   });
 });
