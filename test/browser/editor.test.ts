@@ -549,7 +549,7 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     await shouldShowHelpOfEveryType('de');
   });
 
-  it('speaks German in the device dialog, and names a wrong password in German', async () => {
+  it('speaks German in the device dialog: a wrong password, and the zone count ("3 Zonen")', async () => {
     const p = page();
     await placedZonesNode().dblclick();
     await p.locator('#node-input-device').waitFor();
@@ -586,6 +586,12 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     );
     should(text).not.containEql(wrongPassword);
     await screenshot('11-german-wrong-password');
+
+    await p.locator('#node-config-input-password').fill(devicePassword);
+    await p.locator('#conference-audio-test-connection').click();
+    const connected = p.locator('#conference-audio-test-result.conference-audio-ok');
+    await connected.waitFor();
+    should(await textOf(connected)).equal(`Verbunden: ${sampleZones().length} Zonen`);
 
     // Leave both dialogs without a change, as a user who only tried would.
     await p.locator('#node-config-dialog-cancel').click();
