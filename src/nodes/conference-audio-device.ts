@@ -30,14 +30,14 @@ interface DeviceConfigNode extends Node<DeviceCredentials>, DeviceConnection {
 export = (RED: NodeAPI) => {
   const t = (key: string, params?: Record<string, string | number>) =>
     RED._(`conference-audio-device.${key}`, params);
-  // Keys the editor translates into its own language (lib/status.ts).
-  const translate = (view: StatusView): NodeStatus => statusMessage('conference-audio-device', view);
+  // A catalogue key, which the editor translates into its own language (lib/status.ts).
+  const statusOf = (view: StatusView): NodeStatus => statusMessage('conference-audio-device', view);
 
   function DeviceConfigNode(this: DeviceConfigNode, def: DeviceConfigDef) {
     RED.nodes.createNode(this, def);
     const users = new Map<string, DeviceUser>();
     let state: ConnectionState | 'invalid' = 'idle';
-    let status: NodeStatus = translate(connectionStatus('idle'));
+    let status: NodeStatus = statusOf(connectionStatus('idle'));
     let client: DeviceClient | undefined;
     let configError: DeviceError | undefined;
 
@@ -50,7 +50,7 @@ export = (RED: NodeAPI) => {
         ? error
         : new DeviceError('INVALID_CONFIG', 'The device settings could not be read');
       state = 'invalid';
-      status = translate(invalidConfigStatus());
+      status = statusOf(invalidConfigStatus());
       this.error(t('errors.invalidConfig', { message: configError.message }));
     }
 
@@ -62,7 +62,7 @@ export = (RED: NodeAPI) => {
     if (client) {
       client.on('state', (next: ConnectionState, error?: DeviceError) => {
         state = next;
-        status = translate(connectionStatus(next, error?.code));
+        status = statusOf(connectionStatus(next, error?.code));
         if (next === 'auth_failed' && error) this.warn(t('errors.authFailed', { message: error.message }));
         for (const user of users.values()) show(user);
       });
