@@ -6,6 +6,7 @@
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { editorSettingsScript, inlineEditorSettings } = require('./editor-settings');
 
 const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');
@@ -29,6 +30,14 @@ for (const entry of fs.readdirSync(path.join(root, 'nodes'))) {
   fs.cpSync(path.join(root, 'nodes', entry), path.join(nodesOut, entry), { recursive: true });
 }
 fs.cpSync(path.join(root, 'icons'), path.join(nodesOut, 'icons'), { recursive: true });
+
+// The device dialog validates with the runtime's own rules (scripts/editor-settings.js).
+const deviceHtml = path.join(nodesOut, 'conference-audio-device.html');
+const rules = fs.readFileSync(path.join(dist, 'api', 'settings-rules.js'), 'utf8');
+fs.writeFileSync(
+  deviceHtml,
+  inlineEditorSettings(fs.readFileSync(deviceHtml, 'utf8'), editorSettingsScript(rules)),
+);
 
 const cli = path.join(dist, 'simulator', 'cli.js');
 if (fs.existsSync(cli)) fs.chmodSync(cli, 0o755);
