@@ -6,7 +6,6 @@
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { editorSettingsScript, inlineEditorSettings } = require('./editor-settings');
 
 const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');
@@ -31,7 +30,9 @@ for (const entry of fs.readdirSync(path.join(root, 'nodes'))) {
 }
 fs.cpSync(path.join(root, 'icons'), path.join(nodesOut, 'icons'), { recursive: true });
 
-// The device dialog validates with the runtime's own rules (scripts/editor-settings.js).
+// The device dialog validates with the runtime's own rules. Required here, past the early exit: an
+// installed tarball ships this script alone.
+const { editorSettingsScript, inlineEditorSettings } = require('./editor-settings');
 const deviceHtml = path.join(nodesOut, 'conference-audio-device.html');
 const rules = fs.readFileSync(path.join(dist, 'api', 'settings-rules.js'), 'utf8');
 fs.writeFileSync(
