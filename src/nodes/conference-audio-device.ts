@@ -1,8 +1,8 @@
 import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
 import { DeviceClient } from '../api';
+import { deviceSettingsFromProperties } from '../api/settings';
 import type { ConnectionState } from '../api/types';
 import { DeviceError, isDeviceError } from '../errors';
-import { readDeviceSettings } from './lib/device-settings';
 import { connectionStatus, invalidConfigStatus, type StatusView, statusMessage } from './lib/status';
 import { registerAdminEndpoints, type StoredDeviceAddress } from './shared/admin';
 import type { DeviceConnection, DeviceUser } from './shared/device';
@@ -42,8 +42,8 @@ export = (RED: NodeAPI) => {
     let configError: DeviceError | undefined;
 
     try {
-      const settings = readDeviceSettings(def);
-      this.deviceAddress = { host: settings.host, port: settings.port ?? 443 };
+      const settings = deviceSettingsFromProperties(def);
+      this.deviceAddress = { host: settings.host, port: settings.port };
       client = new DeviceClient({ ...settings, password: this.credentials?.password ?? '' });
     } catch (error) {
       configError = isDeviceError(error)
