@@ -311,7 +311,10 @@ describe('reliability: load', function () {
 
     await fullGc();
     const alive = left.filter((entry) => entry.ref.deref() !== undefined).map((entry) => entry.what);
-    should(alive).eql([], `objects of old deploys still in memory: ${alive.slice(0, 8).join(', ')} (${alive.length})`);
+    should(alive).eql(
+      [],
+      `objects of old deploys still in memory: ${alive.slice(0, 8).join(', ')} (${alive.length})`,
+    );
     // Past the warm-up (compiled code, caches filled on first use), the heap after a full collection stays
     // level. The measured growth from deploy 25 to 100 is well under 1 MB; a leak of one deploy's nodes and
     // client (tens of kB) per redeploy would pass 2 MB. The weak references above are the exact check.
