@@ -70,7 +70,7 @@ describe('a flow saved with 0.1.0', () => {
     press('read zones');
     await until(() => zones.length === 1, 'the zones at the debug node');
     should(zones[0]?.topic).equal('zones');
-    should((zones[0]?.payload as unknown[]).length).equal(3);
+    should(zones[0]).have.property('payload').with.length(3);
   });
 
   it('reads once after deploy and reports every zone as added, on its own topic', async () => {
@@ -78,7 +78,7 @@ describe('a flow saved with 0.1.0', () => {
     const changes = debugMessages('changes');
     await until(() => changes.length === 1, 'the read after deploy');
     should(changes[0]?.topic).equal('room-2.14/zones');
-    should((changes[0]?.payload as { added: unknown[] }).added).have.length(3);
+    should(changes[0]).have.propertyByPath('payload', 'added').with.length(3);
   });
 
   it('finds the presenter zone for the talker position its inject sends', async () => {
@@ -88,7 +88,8 @@ describe('a flow saved with 0.1.0', () => {
     press('talker at the presenter desk');
     await until(() => inside.length + outside.length === 1, 'the lookup answer');
     should(outside).have.length(0);
-    const labels = (inside[0]?.payload as Array<{ label: string }>).map((zone) => zone.label);
+    const zonesFound = (inside[0]?.payload ?? []) as Array<{ label: string }>;
+    const labels = zonesFound.map((zone) => zone.label);
     should(labels).eql(['Presenter']);
   });
 
