@@ -96,3 +96,34 @@ describe('reliability: thousands of zones', () => {
     });
   });
 });
+
+describe('reliability: zones too large to measure', () => {
+  const rig = useReliabilityHarness();
+
+  const huge = [
+    rawZone(1, 0, 0, 1000),
+    { ...rawZone(2, 0, 0, 0), geometry: { point1: { x: -1e308, y: 0 }, point2: { x: 1e308, y: 1000 } } },
+    { ...rawZone(3, 0, 0, 0), geometry: { point1: { x: 0, y: -1e308 }, point2: { x: 1000, y: 1e308 } } },
+  ];
+
+  it('leaves out a zone whose size is not finite with a BAD_RESPONSE warning, and keeps the others', async () => {
+    const flow = await DeviceFlow.deploy(rig, zonesNode());
+    rig.simulator.setZones(huge);
+    const msg = await flow.serves();
+    should((msg.payload as Array<{ id: string }>).map((zone) => zone.id)).eql(['zone-1']);
+    const leftOut = (msg.warnings as Array<{ code: string; zoneIds?: string[] }>).filter(
+      (w) => w.code === 'BAD_RESPONSE',
+    );
+    should(leftOut.map((warning) => warning.zoneIds)).eql([['zone-2'], ['zone-3']]);
+    should(JSON.stringify(msg.payload)).not.match(/Infinity|null/);
+  });
+
+  it('draws a map with only finite numbers from such zones', async () => {
+    const flow = await DeviceFlow.deploy(rig, zonesNode({ output: 'map' }));
+    rig.simulator.setZones([...huge, rawZone(4, 1e307, 0, 1e306)]);
+    const svg = String((await flow.serves()).payload);
+    should(svg).startWith('<svg');
+    // Colours such as #e4e4e4 aside, no number in exponent form, and nothing infinite.
+    should(svg.replace(/#[0-9a-f]{6}/gi, '')).not.match(/Infinity|NaN|\de[+-]?\d/);
+  });
+});
