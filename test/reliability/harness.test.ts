@@ -2,7 +2,7 @@
 import should from 'should';
 import { DeviceClient } from '../../src/api';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
-import { helper, nodeModules, tab } from '../nodes/support';
+import { helper, nodeModules, requireFromRuntime, tab } from '../nodes/support';
 import { assertNoSecrets, DISTINCTIVE_PASSWORD, type Secret, SecretsWatch } from './harness';
 
 const SECRET: Secret = { name: 'the test password', value: DISTINCTIVE_PASSWORD };
@@ -119,7 +119,7 @@ describe('reliability harness: SecretsWatch on a running flow', () => {
 
   it('fails for the password in a runtime log line', async () => {
     await helper.load(nodeModules(), flow);
-    (helper as unknown as { _log: { warn(m: string): void } })._log.warn(
+    requireFromRuntime<{ log: { warn(m: string): void } }>('@node-red/util').log.warn(
       `runtime says ${DISTINCTIVE_PASSWORD}`,
     );
     should(failureOf(() => watch?.check())).match(/runtime log line #\d+/);

@@ -16,11 +16,14 @@
  *     before(async () => { watch = SecretsWatch.start(); ... watch.watchSimulator(sim); await helper.load(...) });
  *     after(async () => { await helper.unload(); watch.check(); watch.stop(); });
  *
- * What counts as seen, from the moment the watch starts: every message any node sends and every message a
- * `helper` node receives; every status, error, warning and log call of every node (Catch and Complete
- * nodes included, so Catch messages and their errors count twice, once as sent messages); every line of the
- * runtime log (the log `helper.log()` spies on); the flow configuration each deploy starts, which is what
- * the admin API's `GET /flows` hands the editor for export; and whatever a test adds with `see()`.
+ * What counts as seen, for every flow started while the watch runs: every message any node sends and every
+ * message a `helper` node receives; every status, error, warning and log call of every node (Catch and
+ * Complete nodes included, so Catch messages and their errors count twice, once as sent messages); every
+ * line of the runtime log; the flow configuration each deploy starts, which is what the admin API's
+ * `GET /flows` hands the editor for export; and whatever a test adds with `see()`. Node calls and log
+ * lines are read from the spies the test helper puts on them (its public API: `helper.log()` and the node
+ * methods its README lists), found through the nodes of each started flow; deploys are seen through
+ * Node-RED's `flows:started` event. No private state of the helper is touched.
  * Each is searched as `util.inspect` output (errors with their stack and cause), as JSON, and for errors
  * as their string and stack. Values are rendered when checked, not when seen, to keep load tests fast.
  *
@@ -28,9 +31,10 @@
  * the watch was given: the Authorization headers the simulator received and the tokens its logins issued.
  * A failure names the secret and where it appeared, with an excerpt in which every secret is masked.
  */
+import type { EventEmitter } from 'node:events';
 import { inspect } from 'node:util';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
-import { helper, useSimulator } from '../nodes/support';
+import { helper, requireFromRuntime, useSimulator } from '../nodes/support';
 
 /** The general account's password in every reliability test: long and odd enough to find anywhere. */
 export const DISTINCTIVE_PASSWORD = 'Rel!ability-7xQ-pass';
@@ -57,9 +61,9 @@ const INSPECT_OPTIONS = {
   breakLength: Number.POSITIVE_INFINITY,
 } as const;
 
-/** Node methods whose calls a user sees: outputs, inputs of helper nodes, status, and the node's log. */
-const NODE_METHODS = ['send', 'receive', 'status', 'error', 'warn', 'log', 'debug', 'trace'] as const;
-type NodeMethod = (typeof NODE_METHODS)[number];
+/** The node methods the test helper turns into sinon spies (its README lists them). */
+const SPIED_METHODS = ['send', 'status', 'error', 'warn', 'log', 'debug', 'trace'] as const;
+type NodeMethod = (typeof SPIED_METHODS)[number] | 'receive';
 
 interface NodeLike {
   id?: unknown;
@@ -67,76 +71,32 @@ interface NodeLike {
   name?: unknown;
 }
 
-type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
-
-/** The parts of node-red-node-test-helper the watch hooks into (not in its public typings). */
-interface HelperInternals {
-  _NodePrototype: Record<NodeMethod, AnyFunction>;
-  _log: { log: AnyFunction };
-  _events: {
-    on(event: string, listener: (event: { config?: { flows?: unknown } }) => void): void;
-    off(event: string, listener: (event: { config?: { flows?: unknown } }) => void): void;
-  };
+/** The part of a sinon spy this reads: its calls, each with the node it was called on. */
+interface Spy {
+  getCalls(): Array<{ thisValue: unknown; args: unknown[] }>;
 }
 
-function internals(): HelperInternals {
-  return helper as unknown as HelperInternals;
+function isSpy(value: unknown): value is Spy {
+  return typeof (value as Partial<Spy> | undefined)?.getCalls === 'function';
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Hooks: installed once, below the spies helper.load puts on top of them (sinon restores to them on unload),
-// and passing every call through unchanged. They record only while a watch is running.
+/** Node-RED's runtime events (RED.events), where every started flow is announced. */
+const runtimeEvents = requireFromRuntime<{ events: EventEmitter }>('@node-red/util').events;
+
+interface FlowsStarted {
+  config?: { flows?: unknown };
+}
 
 const running = new Set<SecretsWatch>();
-const hooks = new Map<string, AnyFunction>();
 
-/** The function under any sinon spies (the helper wraps the prototype on every load). */
-function innermost(fn: unknown): unknown {
-  let current = fn;
-  for (let depth = 0; depth < 10; depth += 1) {
-    const wrapped = (current as { wrappedMethod?: unknown } | undefined)?.wrappedMethod;
-    if (typeof wrapped !== 'function') return current;
-    current = wrapped;
-  }
-  return current;
-}
-
-function isSpy(fn: unknown): boolean {
-  return typeof (fn as { wrappedMethod?: unknown } | undefined)?.wrappedMethod === 'function';
-}
-
-function installHooks(): void {
-  const { _NodePrototype: prototype, _log: log } = internals();
-  if (hooks.size > 0) {
-    for (const [key, hook] of hooks) {
-      const current = key === 'log:runtime' ? log.log : prototype[key as NodeMethod];
-      if (innermost(current) !== hook) {
-        throw new Error(`the secrets watch lost its hook on ${key}: something replaced it without restoring`);
-      }
-    }
-    return;
-  }
-  if (NODE_METHODS.some((method) => isSpy(prototype[method])) || isSpy(log.log)) {
-    throw new Error(
-      'start the secrets watch before helper.load: a flow is loaded and its spies would drop the hooks',
-    );
-  }
-  for (const method of NODE_METHODS) {
-    const original = prototype[method];
-    const hook: AnyFunction = function (this: unknown, ...args: unknown[]) {
-      for (const watch of running) watch.nodeCall(method, this as NodeLike, args);
-      return original.apply(this, args);
-    };
-    prototype[method] = hook;
-    hooks.set(method, hook);
-  }
-  const originalLog = log.log;
-  const logHook: AnyFunction = function (this: unknown, ...args: unknown[]) {
-    for (const watch of running) watch.logLine(args[0]);
-    return originalLog.apply(this, args);
-  };
-  log.log = logHook;
-  hooks.set('log:runtime', logHook);
+/**
+ * Resets the helper's spies (`reset`) without losing what they recorded for the running watches: they
+ * read the calls first, and count from zero afterwards.
+ */
+export function resetSpiesKeepingSightings(reset: () => void): void {
+  for (const watch of running) watch.collect();
+  reset();
+  for (const watch of running) watch.spiesReset();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -147,22 +107,69 @@ export class SecretsWatch {
   readonly #secrets = new Map<string, string>();
   readonly #simulators = new Set<DeviceSimulator>();
   readonly #counts = new Map<string, number>();
+  /** The spies found so far (one set per helper.load), with how many of their calls were read. */
+  readonly #spies = new Map<Spy, { method: NodeMethod | 'runtime log'; read: number }>();
+  readonly #listened = new WeakSet<object>();
   #deploys = 0;
-  readonly #onFlowsStarted = (event: { config?: { flows?: unknown } }) => {
+  readonly #onFlowsStarted = (event: FlowsStarted) => {
     this.#deploys += 1;
+    const flows = event.config?.flows;
     // Serialised now: the next deploy replaces the configuration object.
-    this.see(`the exported flow of deploy #${this.#deploys}`, JSON.stringify(event.config?.flows ?? null));
+    this.see(`the exported flow of deploy #${this.#deploys}`, JSON.stringify(flows ?? null));
+    this.#findSpies(Array.isArray(flows) ? flows : []);
   };
 
   private constructor() {}
 
-  /** Starts recording. Call before helper.load, so the hooks sit under the helper's spies. */
+  /** Starts recording: every flow started from now on. Call before helper.load. */
   static start(): SecretsWatch {
-    installHooks();
     const watch = new SecretsWatch();
     running.add(watch);
-    internals()._events.on('flows:started', watch.#onFlowsStarted);
+    runtimeEvents.on('flows:started', watch.#onFlowsStarted);
     return watch;
+  }
+
+  /** The helper's spies, reached through the nodes of a started flow; helper nodes' inputs, listened to. */
+  #findSpies(flows: unknown[]): void {
+    const logSpy: unknown = helper.log();
+    if (isSpy(logSpy) && !this.#spies.has(logSpy))
+      this.#spies.set(logSpy, { method: 'runtime log', read: 0 });
+    for (const config of flows) {
+      const id = (config as NodeLike | null)?.id;
+      if (typeof id !== 'string') continue;
+      const node = helper.getNode(id) as unknown as (NodeLike & Record<string, unknown>) | undefined;
+      if (node === undefined || node === null) continue;
+      for (const method of SPIED_METHODS) {
+        // An unwired node's send is a no-op of the runtime, not the spy: a wired node has the spy.
+        const spy = node[method];
+        if (isSpy(spy) && !this.#spies.has(spy)) this.#spies.set(spy, { method, read: 0 });
+      }
+      if (node.type === 'helper' && !this.#listened.has(node)) {
+        this.#listened.add(node);
+        const label = { id: node.id, type: node.type, name: node.name };
+        // The listener holds the label, not the node: old nodes must stay free to go (load tests).
+        (node as unknown as EventEmitter).on('input', (msg: unknown) =>
+          this.nodeCall('receive', label, [msg]),
+        );
+      }
+    }
+  }
+
+  /** Reads the calls the spies recorded since the last read. */
+  collect(): void {
+    for (const [spy, entry] of this.#spies) {
+      const calls = spy.getCalls();
+      for (const call of calls.slice(entry.read)) {
+        if (entry.method === 'runtime log') this.logLine(call.args[0]);
+        else this.nodeCall(entry.method, call.thisValue as NodeLike, call.args);
+      }
+      entry.read = calls.length;
+    }
+  }
+
+  /** @internal After the spies' history was reset: their next calls are new. */
+  spiesReset(): void {
+    for (const entry of this.#spies.values()) entry.read = 0;
   }
 
   /** A password (or anything else) that must never be seen; `name` is shown in failures instead. */
@@ -185,7 +192,7 @@ export class SecretsWatch {
     this.#sightings.push({ where, value });
   }
 
-  /** @internal The log hook calls this for every line of the runtime log. */
+  /** @internal For every line of the runtime log. */
   logLine(entry: unknown): void {
     this.see(`runtime log line #${this.#count('log line')}`, entry);
   }
@@ -196,9 +203,8 @@ export class SecretsWatch {
     return count;
   }
 
-  /** @internal The hooks call this for every recorded node method call. */
+  /** @internal For every recorded node method call. */
   nodeCall(method: NodeMethod, node: NodeLike, args: unknown[]): void {
-    if (method === 'receive' && node.type !== 'helper') return;
     const label = `${String(node.id)} (${String(node.type)}${typeof node.name === 'string' && node.name !== '' ? ` "${node.name}"` : ''})`;
     const count = this.#count(`${method} ${label}`);
     const what: Record<NodeMethod, string> = {
@@ -231,7 +237,7 @@ export class SecretsWatch {
    * cannot fail.
    */
   check(): void {
-    installHooks();
+    this.collect();
     if (this.#sightings.length === 0) {
       throw new Error('the secrets watch saw nothing: start it before the flow is loaded');
     }
@@ -239,10 +245,12 @@ export class SecretsWatch {
     this.#sightings.length = 0;
   }
 
-  /** Stops recording; the hooks stay, passing calls through. */
+  /** Stops recording: reads what the spies hold now, then lets them go. */
   stop(): void {
+    this.collect();
+    this.#spies.clear();
     running.delete(this);
-    internals()._events.off('flows:started', this.#onFlowsStarted);
+    runtimeEvents.off('flows:started', this.#onFlowsStarted);
   }
 }
 

@@ -10,6 +10,7 @@ import { runInNewContext } from 'node:vm';
 import should from 'should';
 import type { DeviceSimulator } from '../../src/simulator';
 import { counter, helper, nodeApi, requireFromRuntime, type TestNode } from '../nodes/support';
+import { resetSpiesKeepingSightings } from './harness';
 
 export type Counter = ReturnType<typeof counter>;
 
@@ -214,9 +215,11 @@ export async function fullDeploy(
  */
 export function forgetCallHistory(): void {
   const anchor = helper.getNode(anchorNode.id) as unknown as Record<string, { resetHistory(): void }>;
-  for (const method of SPIED_METHODS) anchor[method]?.resetHistory();
-  // The runtime log's spy (helper.log()) holds every logged message and the node it names.
-  (helper.log() as unknown as { resetHistory(): void }).resetHistory();
+  resetSpiesKeepingSightings(() => {
+    for (const method of SPIED_METHODS) anchor[method]?.resetHistory();
+    // The runtime log's spy (helper.log()) holds every logged message and the node it names.
+    (helper.log() as unknown as { resetHistory(): void }).resetHistory();
+  });
 }
 
 /** The runtime's event emitter (RED.events): nodes that subscribe to it must unsubscribe on close. */
