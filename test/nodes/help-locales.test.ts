@@ -9,6 +9,8 @@ const TYPES = [
   'conference-audio-zones',
   'conference-audio-request',
   'conference-audio-zone-lookup',
+  'conference-audio-events',
+  'conference-audio-active-zone',
 ];
 
 interface HelpProperty {

@@ -8,6 +8,8 @@ const TYPES = [
   'conference-audio-zones',
   'conference-audio-request',
   'conference-audio-zone-lookup',
+  'conference-audio-events',
+  'conference-audio-active-zone',
 ];
 
 type Catalogue = { [key: string]: string | Catalogue };

@@ -66,6 +66,8 @@ const deviceModule: NodeModule = require('../../src/nodes/conference-audio-devic
 const zonesModule: NodeModule = require('../../src/nodes/conference-audio-zones');
 const requestModule: NodeModule = require('../../src/nodes/conference-audio-request');
 const lookupModule: NodeModule = require('../../src/nodes/conference-audio-zone-lookup');
+const eventsModule: NodeModule = require('../../src/nodes/conference-audio-events');
+const activeZoneModule: NodeModule = require('../../src/nodes/conference-audio-active-zone');
 
 /**
  * The helper hands nodes `RED._ = key => key`. Our catalogues' keys all start
@@ -107,7 +109,9 @@ function withCatalogue(module: NodeModule): NodeModule {
 
 /** Every node module of the package, English texts, plus any core nodes (join, catch) a test adds. */
 export function nodeModules(...extra: NodeModule[]): NodeModule[] {
-  return [deviceModule, zonesModule, requestModule, lookupModule].map(withCatalogue).concat(extra);
+  return [deviceModule, zonesModule, requestModule, lookupModule, eventsModule, activeZoneModule]
+    .map(withCatalogue)
+    .concat(extra);
 }
 
 export const joinModule = requireFromRuntime<NodeModule>('@node-red/nodes/core/sequence/17-split.js');
