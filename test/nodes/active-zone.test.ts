@@ -122,8 +122,8 @@ describe('active zone node (conference-audio-active-zone)', () => {
     const first = readings.messages.find(
       (msg) => (msg.payload as { powerLevel?: number }).powerLevel === IN_PRESENTER.powerLevel,
     );
-    const firstTime = Date.parse(String((first?.payload as { time?: string }).time));
-    const decidingTime = Date.parse(String((out.messages[0]?.location as { time?: string }).time));
+    const firstTime = Date.parse(String(((first?.payload ?? {}) as { time?: string }).time));
+    const decidingTime = Date.parse(String(((out.messages[0]?.location ?? {}) as { time?: string }).time));
     should(decidingTime - firstTime).be.aboveOrEqual(300 - 25);
   });
 

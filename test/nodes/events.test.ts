@@ -67,7 +67,7 @@ describe('device events node (conference-audio-events)', () => {
     await until(() => out.count >= 2, 'two device metrics');
     should(out.messages.map((msg) => msg.event)).containDeep(['deviceMetrics', 'deviceMetrics']);
     should(out.messages.every((msg) => msg.event === 'deviceMetrics')).be.true();
-    should((out.messages[0]?.payload as { backgroundNoise?: unknown }).backgroundNoise).be.a.Number();
+    should(((out.messages[0]?.payload ?? {}) as { backgroundNoise?: unknown }).backgroundNoise).be.a.Number();
   });
 
   it('sends device changes named as the device names them: a resource path or a word', async () => {
@@ -84,7 +84,7 @@ describe('device events node (conference-audio-events)', () => {
     });
     should(out.messages[1]?.event).equal('/api/v1/room/layout');
     should(out.messages[1]?.topic).equal('room//api/v1/room/layout');
-    should((out.messages[1]?.payload as { zones?: unknown }).zones).eql([]);
+    should(((out.messages[1]?.payload ?? {}) as { zones?: unknown }).zones).eql([]);
   });
 
   it('passes silent readings on unchanged', async () => {
@@ -96,7 +96,7 @@ describe('device events node (conference-audio-events)', () => {
       'a silent reading',
     );
     const silent = out.messages.find((msg) => (msg.payload as { powerLevel?: unknown }).powerLevel === 0);
-    should((silent?.payload as { flags: { voiceDetected: boolean } }).flags.voiceDetected).be.false();
+    should(((silent?.payload ?? {}) as { flags: { voiceDetected: boolean } }).flags.voiceDetected).be.false();
   });
 
   it('sends at most `rate` sound locations in any second, silent ones counted', async () => {

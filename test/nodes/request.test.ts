@@ -112,7 +112,7 @@ describe('device request node (conference-audio-request)', () => {
   it('refuses a configured live stream path too, and serves the next message', async () => {
     await load({ path: '/api/v1/events' });
     await send({});
-    should((failed.messages[0]?.error as { code: string }).code).equal('INVALID_INPUT');
+    should((failed.messages[0]?.error as { code?: string } | undefined)?.code).equal('INVALID_INPUT');
     await send({ path: '/api/v1/audio' });
     should(out.count).equal(1);
   });
