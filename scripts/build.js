@@ -10,6 +10,13 @@ const path = require('node:path');
 const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');
 
+// Shipped in the package because `prepare` names it (npm runs `prepare` when it installs the package
+// from git, after installing the dev dependencies). An installed tarball has dist/ built and no src/.
+if (!fs.existsSync(path.join(root, 'src'))) {
+  console.log('No src/ here: dist/ comes built in the package, nothing to build.');
+  process.exit(0);
+}
+
 fs.rmSync(dist, { recursive: true, force: true });
 // TypeScript 7 exports only its package.json and API, so find the tsc bin through package.json.
 const typescriptManifest = require.resolve('typescript/package.json');

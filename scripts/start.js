@@ -5,12 +5,21 @@
 // Ctrl-C stops all three.
 'use strict';
 const { execFileSync, spawn } = require('node:child_process');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
 const net = require('node:net');
 const path = require('node:path');
 
+const { withOfflineSettings } = require('./offline-settings');
+
 const root = path.resolve(__dirname, '..');
+const DEMO_DIR_NAME = '.node-red-demo';
+const LOCK_FILE = '.demo-lock';
+const MAX_DEMO_DIRS = 9;
+// The demo's flows_cred.json is written fresh at each start: a fixed key loses nothing, and without one
+// Node-RED warns at every start that it made up a key of its own.
+const DEMO_CREDENTIAL_SECRET = 'conference-audio-demo-only';
 const DEVICE_TYPE = 'conference-audio-device';
 const BROKER_TYPE = 'mqtt-broker';
 
@@ -113,10 +122,90 @@ async function startBroker(preferred) {
   return { port, close };
 }
 
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return error.code === 'EPERM';
+  }
+}
+
+/**
+ * Takes `dir` for this process with a lock file holding its pid, so two `npm start` runs never share a
+ * user directory (and so flows files). A lock whose process has gone is taken over. Returns the pid of
+ * the run holding it when it is taken.
+ */
+function lockUserDir(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  const lock = path.join(dir, LOCK_FILE);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
+      return { locked: true, release: () => fs.rmSync(lock, { force: true }) };
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const holder = Number.parseInt(fs.readFileSync(lock, 'utf8'), 10);
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isRunning(holder)) {
+        return { locked: false, holder };
+      }
+      fs.rmSync(lock, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${dir}: its lock file ${lock} keeps coming back`);
+}
+
+/**
+ * The demo's user directory: `.node-red-demo/`, or `.node-red-demo-2/` and so on while other `npm start`
+ * runs hold the earlier ones. `explicit` (from `--user-dir`) must be free.
+ */
+function claimUserDir(baseDir = root, explicit = undefined) {
+  const candidates = explicit
+    ? [path.resolve(explicit)]
+    : Array.from({ length: MAX_DEMO_DIRS }, (_, index) =>
+        path.join(baseDir, index === 0 ? DEMO_DIR_NAME : `${DEMO_DIR_NAME}-${index + 1}`),
+      );
+  const busy = [];
+  for (const dir of candidates) {
+    const claim = lockUserDir(dir);
+    if (claim.locked) return { dir, busy, release: claim.release };
+    busy.push({ dir, holder: claim.holder });
+  }
+  const list = busy.map(({ dir, holder }) => `  ${dir} (npm start, pid ${holder})`).join('\n');
+  const error = new Error(
+    `Every demo user directory is in use by another npm start:\n${list}\n` +
+      'Stop one of them with Ctrl-C in its terminal (or kill <pid>), then run npm start again.',
+  );
+  error.code = 'DEMO_DIRS_BUSY';
+  throw error;
+}
+
+/** Credentials in the shape of Node-RED's flows_cred.json: AES-256-CTR under the SHA-256 of the secret. */
+function encryptedCredentials(credentials, secret) {
+  const key = crypto.createHash('sha256').update(secret).digest();
+  const iv = crypto.randomBytes(16);
+  const cipher = crypto.createCipheriv('aes-256-ctr', key, iv);
+  const body = cipher.update(JSON.stringify(credentials), 'utf8', 'base64') + cipher.final('base64');
+  return { $: iv.toString('hex') + body };
+}
+
 function writeUserDir(userDir, settings, flows) {
   fs.mkdirSync(userDir, { recursive: true });
-  // Fresh flows each start; stale credentials would belong to the previous ones.
-  fs.rmSync(path.join(userDir, 'flows_cred.json'), { force: true });
+  // A demo directory from before the demo had a credential secret holds a key Node-RED made up; Node-RED
+  // would try to decrypt the fresh credentials below with it.
+  const runtimeConfig = path.join(userDir, '.config.runtime.json');
+  if (fs.existsSync(runtimeConfig)) {
+    const { _credentialSecret, ...rest } = JSON.parse(fs.readFileSync(runtimeConfig, 'utf8'));
+    if (_credentialSecret !== undefined)
+      fs.writeFileSync(runtimeConfig, `${JSON.stringify(rest, null, 4)}\n`);
+  }
+  // Fresh flows each start; stale credentials would belong to the previous ones. An empty set, encrypted
+  // as Node-RED does it, rather than no file, which Node-RED warns about ("Encrypted credentials not found").
+  fs.writeFileSync(
+    path.join(userDir, 'flows_cred.json'),
+    `${JSON.stringify(encryptedCredentials({}, settings.credentialSecret))}\n`,
+  );
   fs.writeFileSync(path.join(userDir, 'flows.json'), `${JSON.stringify(flows, null, 2)}\n`);
   const settingsFile = path.join(userDir, 'settings.js');
   fs.writeFileSync(settingsFile, `module.exports = ${JSON.stringify(settings, null, 2)};\n`);
@@ -143,7 +232,29 @@ function waitForHttp(url, deadlineMs, isStopped) {
   });
 }
 
+/** Inside the project: relative to it, as the README names the folders; elsewhere: in full. */
+function shownPath(file) {
+  const relative = path.relative(root, file);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+}
+
+function userDirArgument(argv) {
+  const index = argv.indexOf('--user-dir');
+  if (index === -1) return undefined;
+  const dir = argv[index + 1];
+  if (!dir || dir.startsWith('--')) throw new Error('--user-dir needs a directory');
+  return dir;
+}
+
 async function main() {
+  const claim = claimUserDir(root, userDirArgument(process.argv.slice(2)));
+  const userDir = claim.dir;
+  // Also on a crash: a lock left behind is taken over by the next run anyway, as its pid is gone.
+  process.on('exit', claim.release);
+  for (const { dir, holder } of claim.busy) {
+    console.log(`${shownPath(dir)}/ is in use by another npm start (pid ${holder}).`);
+  }
+  if (claim.busy.length > 0) console.log(`This run uses ${shownPath(userDir)}/.`);
   if (!fs.existsSync(path.join(root, 'dist', 'nodes'))) {
     console.log('dist/ is missing: building first (node scripts/build.js)');
     execFileSync(process.execPath, [path.join(root, 'scripts', 'build.js')], { stdio: 'inherit' });
@@ -166,22 +277,21 @@ async function main() {
   stoppers.push(() => broker.close());
   const uiPort = await freePort(1880);
 
-  const userDir = path.join(root, '.node-red-demo');
   const flows = buildDemoFlows(loadExamples(), {
     devicePort: simulator.port,
     brokerPort: broker.port,
   });
   const settingsFile = writeUserDir(
     userDir,
-    {
+    withOfflineSettings({
       uiHost: '127.0.0.1',
       uiPort,
       flowFile: 'flows.json',
+      credentialSecret: DEMO_CREDENTIAL_SECRET,
       nodesDir: [root],
       functionExternalModules: false,
       logging: { console: { level: 'info', metrics: false, audit: false } },
-      editorTheme: { tours: false },
-    },
+    }),
     flows,
   );
 
@@ -240,7 +350,7 @@ async function main() {
       `  Device simulator   ${simulator.url}   (account general, blank password)`,
       `                     certificate SHA-256 ${simulator.fingerprint256}`,
       `  Change the zones   curl -k -X PUT ${simulator.url}/_simulator/zones -H 'content-type: application/json' -d '[]'`,
-      'The flows are written fresh at each start (.node-red-demo/flows.json): export what you want to keep.',
+      `The flows are written fresh at each start (${shownPath(path.join(userDir, 'flows.json'))}): export what you want to keep.`,
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),
@@ -254,4 +364,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { buildDemoFlows, loadExamples, listenOnFreePort };
+module.exports = { buildDemoFlows, claimUserDir, loadExamples, listenOnFreePort };

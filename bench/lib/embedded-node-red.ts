@@ -19,6 +19,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { withOfflineSettings } from '../../scripts/offline-settings';
 
 /** One node of a flow as the editor exports it; config nodes may carry `credentials` inline. */
 export interface FlowNode {
@@ -136,18 +137,19 @@ export async function startEmbeddedNodeRed(
   const RED = require('node-red') as NodeRedModule;
   const listeners = new Map<string, Set<(msg: FlowMessage) => void>>();
   try {
-    RED.init({
-      userDir,
-      flowFile: 'flows.json',
-      credentialSecret: 'bench-only-credential-secret',
-      httpAdminRoot: false,
-      httpNodeRoot: false,
-      nodesDir: [PROJECT_ROOT, BENCH_NODES],
-      logging: { console: { level: 'error', metrics: false, audit: false } },
-      telemetry: { enabled: false, updateNotification: false },
-      editorTheme: { projects: { enabled: false }, tours: false },
-      ...options.settings,
-    });
+    RED.init(
+      withOfflineSettings({
+        userDir,
+        flowFile: 'flows.json',
+        credentialSecret: 'bench-only-credential-secret',
+        httpAdminRoot: false,
+        httpNodeRoot: false,
+        nodesDir: [PROJECT_ROOT, BENCH_NODES],
+        logging: { console: { level: 'error', metrics: false, audit: false } },
+        editorTheme: { projects: { enabled: false } },
+        ...options.settings,
+      }),
+    );
     // The runtime starts its (empty) flows after start() resolves; a deploy racing that start would lose
     // its credentials to the initial credential load.
     const flowsStarted = within(once(RED.events, 'flows:started'), 'the initial (empty) flows to start');

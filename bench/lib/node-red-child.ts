@@ -119,8 +119,6 @@ export async function startBenchNodeRed(settings: Record<string, unknown> = {}):
       settings: {
         nodesDir: [projectRoot],
         logging: { console: { level: 'warn', metrics: false, audit: false } },
-        editorTheme: { tours: false, palette: { catalogues: [] } },
-        telemetry: { enabled: false, updateNotification: false },
         ...settings,
       },
       isReady: async (started) => (await listedTypes(started)).has('conference-audio-zones'),

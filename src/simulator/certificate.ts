@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
-import { generate } from 'selfsigned';
+import type { generate as GenerateCertificate } from 'selfsigned';
 
 export interface SimulatorCertificate {
   key: string;
@@ -10,6 +10,30 @@ export interface SimulatorCertificate {
 }
 
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * `selfsigned` is an optional peer dependency: only the simulator needs it, and it is about 8 MB with
+ * its own dependencies, which someone who installs the nodes into Node-RED should not carry. Loaded on
+ * the simulator's first start, with a message that says how to get it when it is missing.
+ */
+async function loadCertificateGenerator(): Promise<typeof GenerateCertificate> {
+  try {
+    const selfsigned: { generate: typeof GenerateCertificate } = await import('selfsigned');
+    return selfsigned.generate;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
+    throw Object.assign(
+      new Error(
+        'The device simulator needs the package "selfsigned" to make its certificate, and it is not ' +
+          'installed. Run `npm install selfsigned@5` in the folder where this package is installed (for ' +
+          'Node-RED usually ~/.node-red), or pass your own certificate in the tls option. The Node-RED ' +
+          'nodes do not need it.',
+      ),
+      { code: 'SIMULATOR_NEEDS_SELFSIGNED' },
+    );
+  }
+}
 
 /**
  * A self-signed certificate like a device's, but valid for the loopback names and the listen host too,
@@ -29,6 +53,7 @@ export async function createCertificate(host: string): Promise<SimulatorCertific
   // Back-dated a day so a client whose clock runs slightly behind still accepts it.
   const notBeforeDate = new Date(Date.now() - ONE_DAY_MS);
   const notAfterDate = new Date(notBeforeDate.getTime() + 366 * ONE_DAY_MS);
+  const generate = await loadCertificateGenerator();
   const pems = await generate([{ name: 'commonName', value: 'conference-audio-simulator' }], {
     keyType: 'ec',
     curve: 'P-256',

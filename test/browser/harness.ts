@@ -57,13 +57,8 @@ export async function startNodeRed(options: NodeRedOptions): Promise<NodeRed> {
     started = await launchNodeRed({
       redJs: nodeRedScript,
       userDir,
-      settings: {
-        nodesDir: [projectRoot],
-        // The palette manager would fetch the public catalogue from the internet.
-        editorTheme: { tours: false, palette: { catalogues: [] } },
-        // Without an answer here the editor opens an "Enable Update Notifications" modal over everything.
-        telemetry: { enabled: false, updateNotification: false },
-      },
+      // Offline (no catalogue, no telemetry question over the workspace) by launchNodeRed's defaults.
+      settings: { nodesDir: [projectRoot] },
       isReady: async (nodeRed) => {
         const types = await listedTypes(nodeRed);
         return options.waitForTypes.every((type) => types.has(type));

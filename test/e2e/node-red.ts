@@ -36,9 +36,14 @@ export function e2eEnvironment(): E2eEnvironment {
   };
 }
 
-/** A fresh user directory with the tarball installed into it by npm, as a user would. */
-export async function prepareUserDir(tarball: string): Promise<string> {
-  const parent = join(PROJECT_ROOT, '.tmp', 'e2e');
+/**
+ * A fresh user directory with the tarball installed into it by npm, as a user would; under .tmp/e2e, or
+ * under `parent` (outside the project, where Node's module lookup cannot reach the project's node_modules).
+ */
+export async function prepareUserDir(
+  tarball: string,
+  parent = join(PROJECT_ROOT, '.tmp', 'e2e'),
+): Promise<string> {
   mkdirSync(parent, { recursive: true });
   const userDir = mkdtempSync(join(parent, 'userdir-'));
   writeFileSync(

@@ -1,6 +1,8 @@
 /**
  * The README's pictures: each one it links is a PNG in docs/ that `npm run screenshots` makes, so a
- * renamed or forgotten picture shows up here and not as a broken image on GitHub or npm.
+ * renamed or forgotten picture shows up here and not as a broken image on GitHub or npm. They are linked by
+ * their raw GitHub address, built from package.json's repository: the flow library and npm show the README
+ * away from the repository, where a relative path leads nowhere.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
@@ -8,6 +10,11 @@ import should from 'should';
 import { screenshotFiles } from '../browser/screenshots';
 
 const root = join(__dirname, '..', '..');
+const repository = (
+  JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { repository: { url: string } }
+).repository.url;
+const ownerAndName = /github\.com[/:]([\w.-]+\/[\w.-]+?)(?:\.git)?$/.exec(repository)?.[1];
+const rawBase = `https://raw.githubusercontent.com/${ownerAndName}/main/`;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Targets of `![alt](target)` and `<img src="target">` in the README, in order. */
@@ -25,14 +32,17 @@ describe('the pictures in the README', () => {
     should(images.map((image) => posix.basename(image)).sort()).eql([...screenshotFiles].sort());
   });
 
-  it('links each picture by a path inside docs/', () => {
-    for (const image of images)
-      should(image).match(/^docs\/[\w.-]+\.png$/, `${image} is not docs/<name>.png`);
+  it("links each picture by its raw GitHub address in the repository's docs/ on main", () => {
+    should(typeof ownerAndName).equal('string', `package.json's repository ${repository} is not on GitHub`);
+    for (const image of images) {
+      should(image.startsWith(rawBase)).be.true(`${image} does not start with ${rawBase}`);
+      should(image.slice(rawBase.length)).match(/^docs\/[\w.-]+\.png$/, `${image} is not docs/<name>.png`);
+    }
   });
 
   it('finds each linked picture in docs/ as a PNG with a size', () => {
     for (const image of images) {
-      const file = join(root, image);
+      const file = join(root, image.slice(rawBase.length));
       should(existsSync(file)).be.true(`${image} is missing: run npm run screenshots`);
       const bytes = readFileSync(file);
       should(bytes.subarray(0, 8).equals(PNG_SIGNATURE)).be.true(`${image} is not a PNG`);

@@ -11,6 +11,7 @@ import { plainEnvironment } from '../../scripts/plain-environment';
 
 const root = join(__dirname, '..', '..');
 const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  scripts?: Record<string, string>;
   main?: string;
   types?: string;
   bin?: Record<string, string>;
@@ -95,10 +96,25 @@ describe('the npm package contents', () => {
     for (const document of ['README.md', 'LICENSE', 'CHANGELOG.md']) shouldShip(document);
   });
 
-  it('leaves out tests, TypeScript sources, benchmarks and local folders', () => {
+  it('ships every file a script that npm runs when installing the package (from git too) names', () => {
+    // npm runs these for whoever installs the package; the others only in a clone of the repository.
+    const installScripts = ['preinstall', 'install', 'postinstall', 'prepare'];
+    for (const event of installScripts) {
+      const command = packageJson.scripts?.[event];
+      if (command === undefined) continue;
+      const named = [...command.matchAll(/(?:^|\s)([\w./-]+\.(?:c?js|mjs|sh))(?=\s|$)/g)].map(
+        (match) => match[1],
+      );
+      should(named.length).be.above(0, `"${event}": "${command}" names no file this test knows how to find`);
+      for (const file of named) shouldShip(posix.normalize(file));
+    }
+  });
+
+  it('leaves out tests, TypeScript sources, benchmarks, development scripts and local folders', () => {
     const unwanted = [...files].filter(
       (path) =>
-        /^(test|src|bench|\.tmp|\.node-red-demo|node_modules|coverage|scripts)\//.test(path) ||
+        (/^(test|src|bench|\.tmp|\.node-red-demo[^/]*|node_modules|coverage|scripts)\//.test(path) &&
+          path !== 'scripts/build.js') ||
         (path.endsWith('.ts') && !path.endsWith('.d.ts')),
     );
     should(unwanted).eql([]);

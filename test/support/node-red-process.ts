@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withOfflineSettings } from '../../scripts/offline-settings';
 import { plainEnvironment } from '../../scripts/plain-environment';
 import { freePort, probeUntil } from './wait';
 
@@ -16,7 +17,10 @@ export interface NodeRedLaunch {
   nodeBinary?: string;
   redJs: string;
   userDir: string;
-  /** Merged over the defaults: 127.0.0.1, a free port, flows.json, no tours, info logging. */
+  /**
+   * Merged over the defaults: 127.0.0.1, a free port, flows.json, a credential secret, info logging, and
+   * the offline settings (scripts/offline-settings.js: no catalogue, telemetry, update check or tour).
+   */
   settings?: Record<string, unknown>;
   /** When Node-RED counts as started; by default when its admin API answers `GET /settings`. */
   isReady?: (nodeRed: NodeRedProcess) => Promise<boolean>;
@@ -36,16 +40,14 @@ export interface NodeRedProcess {
 export async function launchNodeRed(launch: NodeRedLaunch): Promise<NodeRedProcess> {
   const port = await freePort();
   const settingsFile = join(launch.userDir, 'settings.js');
-  const settings = {
+  const settings = withOfflineSettings({
     uiHost: '127.0.0.1',
     uiPort: port,
     flowFile: 'flows.json',
     credentialSecret: 'test-only-credential-secret',
     logging: { console: { level: 'info', metrics: false, audit: false } },
-    // The welcome tour pops up over the workspace at an unpredictable moment.
-    editorTheme: { tours: false },
     ...launch.settings,
-  };
+  });
   writeFileSync(settingsFile, `module.exports = ${JSON.stringify(settings, null, 2)};\n`);
 
   const child: ChildProcess = spawn(
