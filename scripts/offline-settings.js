@@ -4,8 +4,9 @@
  * The Node-RED settings that keep an editor and its runtime on this machine, for `npm start` and every
  * Node-RED the tests and benchmarks start: no palette catalogue from catalogue.nodered.org, no telemetry
  * ping to telemetry.nodered.org (which also carries the update notice), and no welcome tour. The editor
- * itself loads its fonts and scripts from Node-RED, never from a CDN. test/browser/offline.test.ts
- * checks that the editor asks no other host.
+ * itself loads its fonts and scripts from Node-RED, never from a CDN. `diagnostics` stays as it is: it
+ * only answers on Node-RED's own port. test/browser/offline.test.ts checks that the editor asks no other
+ * host.
  */
 const offlineSettings = {
   telemetry: { enabled: false, updateNotification: false },

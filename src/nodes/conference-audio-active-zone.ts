@@ -8,6 +8,7 @@ import {
 } from '../zones';
 import type { ZoneReadResult, ZoneWithGeometry } from '../zones/types';
 import { readNonNegative } from './lib/node-settings';
+import { statusText } from './lib/status';
 import type { StreamCondition } from './lib/stream-hub';
 import { type DeviceUser, useDevice } from './shared/device';
 import { errorCode, errorLocaliser, toNodeError } from './shared/errors';
@@ -28,9 +29,10 @@ const ZONES_REFRESH_MS = 30_000;
 
 type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 
+const TYPE = 'conference-audio-active-zone';
+
 export = (RED: NodeAPI) => {
-  const t = (key: string, params?: Record<string, string | number>) =>
-    RED._(`conference-audio-active-zone.${key}`, params);
+  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
   const localise = errorLocaliser(RED);
 
   function ActiveZoneNode(this: DeviceUser, def: ActiveZoneDef) {
@@ -61,13 +63,17 @@ export = (RED: NodeAPI) => {
     node.onDeviceStatus = (status, state) => {
       if (state === 'invalid') node.status(status);
     };
-    const device = useDevice(RED, node, def.device, t('status.noDevice'));
+    const device = useDevice(RED, node, def.device, statusText(TYPE, 'status.noDevice'));
     const topicBase = configuredTopic !== '' ? configuredTopic : (device?.displayName ?? '');
 
     function showStatus() {
       if (!device) return;
       if (lastZonesError !== undefined) {
-        node.status({ fill: 'red', shape: 'ring', text: t('status.zonesError', { code: lastZonesError }) });
+        node.status({
+          fill: 'red',
+          shape: 'ring',
+          text: statusText(TYPE, 'status.zonesError', { code: lastZonesError }),
+        });
         return;
       }
       if (condition.state !== 'streaming') {
@@ -77,7 +83,7 @@ export = (RED: NodeAPI) => {
       const zone = tracker.current.zone;
       node.status(
         zone === null
-          ? { fill: 'grey', shape: 'dot', text: t('status.none') }
+          ? { fill: 'grey', shape: 'dot', text: statusText(TYPE, 'status.none') }
           : { fill: 'green', shape: 'dot', text: zone.label !== '' ? zone.label : zone.id },
       );
     }
@@ -191,5 +197,5 @@ export = (RED: NodeAPI) => {
     });
   }
 
-  RED.nodes.registerType('conference-audio-active-zone', ActiveZoneNode);
+  RED.nodes.registerType(TYPE, ActiveZoneNode);
 };

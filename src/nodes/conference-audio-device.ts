@@ -5,7 +5,7 @@ import { DeviceError, isDeviceError } from '../errors';
 import { isZonesChange, zonesFromChange } from '../zones';
 import type { ZoneReadResult } from '../zones/types';
 import { readDeviceSettings } from './lib/device-settings';
-import { connectionStatus, invalidConfigStatus, type StatusView } from './lib/status';
+import { connectionStatus, invalidConfigStatus, type StatusView, statusMessage } from './lib/status';
 import { StreamHub } from './lib/stream-hub';
 import { streamStatus } from './lib/stream-status';
 import { TtlCache } from './lib/ttl-cache';
@@ -41,31 +41,14 @@ interface DeviceConfigNode extends Node<DeviceCredentials>, DeviceConnection {
 export = (RED: NodeAPI) => {
   const t = (key: string, params?: Record<string, string | number>) =>
     RED._(`conference-audio-device.${key}`, params);
-  /**
-   * The status texts without parameters, translated once per runtime (its language is fixed while it
-   * runs): i18next took about 0.3 ms per text, and every deploy shows two or three (bench/cold-start.ts).
-   */
-  const statusTexts = new Map<string, string>();
-  const statusText = (view: StatusView): string => {
-    if (view.params !== undefined) return t(view.key, view.params);
-    let text = statusTexts.get(view.key);
-    if (text === undefined) {
-      text = t(view.key);
-      statusTexts.set(view.key, text);
-    }
-    return text;
-  };
-  const translate = (view: StatusView): NodeStatus => ({
-    fill: view.fill,
-    shape: view.shape,
-    text: statusText(view),
-  });
+  // A catalogue key, which the editor translates into its own language (lib/status.ts).
+  const statusOf = (view: StatusView): NodeStatus => statusMessage('conference-audio-device', view);
 
   function DeviceConfigNode(this: DeviceConfigNode, def: DeviceConfigDef) {
     RED.nodes.createNode(this, def);
     const users = new Map<string, DeviceUser>();
     let state: ConnectionState | 'invalid' = 'idle';
-    let status: NodeStatus = translate(connectionStatus('idle'));
+    let status: NodeStatus = statusOf(connectionStatus('idle'));
     let client: DeviceClient | undefined;
     let configError: DeviceError | undefined;
 
@@ -78,7 +61,7 @@ export = (RED: NodeAPI) => {
         ? error
         : new DeviceError('INVALID_CONFIG', 'The device settings could not be read');
       state = 'invalid';
-      status = translate(invalidConfigStatus());
+      status = statusOf(invalidConfigStatus());
       this.error(t('errors.invalidConfig', { message: configError.message }));
     }
 
@@ -90,7 +73,7 @@ export = (RED: NodeAPI) => {
     if (client) {
       client.on('state', (next: ConnectionState, error?: DeviceError) => {
         state = next;
-        status = translate(connectionStatus(next, error?.code));
+        status = statusOf(connectionStatus(next, error?.code));
         if (next === 'auth_failed' && error) this.warn(t('errors.authFailed', { message: error.message }));
         for (const user of users.values()) show(user);
       });
@@ -115,7 +98,7 @@ export = (RED: NodeAPI) => {
         throw configError ?? new DeviceError('INVALID_CONFIG', 'The device settings could not be read');
       return streams.subscribe(kind, subscriber);
     };
-    this.streamStatus = (condition) => translate(streamStatus(condition));
+    this.streamStatus = (condition) => statusOf(streamStatus(condition));
     this.readZones = () => zonesCache.get();
     this.watchZones = (listener) => {
       zoneWatchers.add(listener);

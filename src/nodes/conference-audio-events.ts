@@ -1,6 +1,7 @@
 import type { NodeAPI, NodeDef, NodeMessage } from 'node-red';
 import { type LiveEventChoice, readLiveEvents, readNonNegative } from './lib/node-settings';
 import { RateWindow } from './lib/rate-window';
+import { statusText } from './lib/status';
 import { DATA_EVENT_NAMES, type StreamCondition, type StreamEvent, type StreamKind } from './lib/stream-hub';
 import { worstCondition } from './lib/stream-status';
 import { type DeviceUser, useDevice } from './shared/device';
@@ -22,9 +23,10 @@ function dataEventFilter(chosen: readonly LiveEventChoice[]): (name: string) => 
   return (name) => names.has(name) || names.has(/^error \((.*)\)$/.exec(name)?.[1] ?? '');
 }
 
+const TYPE = 'conference-audio-events';
+
 export = (RED: NodeAPI) => {
-  const t = (key: string, params?: Record<string, string | number>) =>
-    RED._(`conference-audio-events.${key}`, params);
+  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
   const localise = errorLocaliser(RED);
 
   function EventsNode(this: DeviceUser, def: EventsDef) {
@@ -45,7 +47,7 @@ export = (RED: NodeAPI) => {
     node.onDeviceStatus = (status, state) => {
       if (state === 'invalid') node.status(status);
     };
-    const device = useDevice(RED, node, def.device, t('status.noDevice'));
+    const device = useDevice(RED, node, def.device, statusText(TYPE, 'status.noDevice'));
     if (!device) return;
     const topicBase = configuredTopic !== '' ? configuredTopic : device.displayName;
 
@@ -94,5 +96,5 @@ export = (RED: NodeAPI) => {
     });
   }
 
-  RED.nodes.registerType('conference-audio-events', EventsNode);
+  RED.nodes.registerType(TYPE, EventsNode);
 };

@@ -4,11 +4,12 @@ import { renderZoneMap } from '../zones';
 import type { ZoneReadResult } from '../zones/types';
 import { Poller } from './lib/poller';
 import { SingleFlight } from './lib/single-flight';
-import { clockTime } from './lib/status';
+import { clockTime, statusText } from './lib/status';
 import { arrayParts, ZoneChangeTracker, zonesWithGeometry, zoneTopic } from './lib/zone-messages';
 import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
 import { errorCode, errorLocaliser, toNodeError } from './shared/errors';
 
+const TYPE = 'conference-audio-zones';
 type OutputMode = 'all' | 'each' | 'changes' | 'map';
 const OUTPUT_MODES: readonly OutputMode[] = ['all', 'each', 'changes', 'map'];
 
@@ -55,19 +56,6 @@ export = (RED: NodeAPI) => {
       shownRead = undefined;
       node.status(status);
     };
-    /**
-     * Translated once per node: the runtime's language is fixed while it runs, and translating on every
-     * timed read cost more than the rest of the node's own work per read (bench/fleet.ts).
-     */
-    let readStatusTemplate: string | undefined;
-    const readStatusText = (count: number, time: string): string => {
-      readStatusTemplate ??= t('status.read', { count: '\u0000count\u0000', time: '\u0000time\u0000' });
-      return readStatusTemplate
-        .split('\u0000count\u0000')
-        .join(String(count))
-        .split('\u0000time\u0000')
-        .join(time);
-    };
     const showRead = () => {
       if (!lastRead) return;
       const time = clockTime(lastRead.at);
@@ -75,7 +63,11 @@ export = (RED: NodeAPI) => {
       // same text again cost a sixth of a read's latency (bench/overhead.ts) and told nobody anything.
       const shown = `${lastRead.count} ${time}`;
       if (shown === shownRead) return;
-      node.status({ fill: 'green', shape: 'dot', text: readStatusText(lastRead.count, time) });
+      node.status({
+        fill: 'green',
+        shape: 'dot',
+        text: statusText(TYPE, 'status.read', { count: lastRead.count, time }),
+      });
       shownRead = shown;
     };
     node.onDeviceStatus = (status: NodeStatus, state: ConnectionState | 'invalid') => {
@@ -84,7 +76,7 @@ export = (RED: NodeAPI) => {
       else showStatus(status);
     };
 
-    const device = useDevice(RED, node, def.device, t('status.noDevice'));
+    const device = useDevice(RED, node, def.device, statusText(TYPE, 'status.noDevice'));
     const reader = new SingleFlight<ZoneReadResult>(async () => {
       if (!device) throw noDeviceError();
       return device.getClient().readRoomZones();
@@ -137,7 +129,11 @@ export = (RED: NodeAPI) => {
     }
 
     function recordFailure(error: unknown) {
-      showStatus({ fill: 'red', shape: 'ring', text: t('status.error', { code: errorCode(error) }) });
+      showStatus({
+        fill: 'red',
+        shape: 'ring',
+        text: statusText(TYPE, 'status.error', { code: errorCode(error) }),
+      });
     }
 
     /**

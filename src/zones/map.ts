@@ -205,8 +205,13 @@ export function renderZoneMap(zones: readonly Zone[], options: ZoneMapOptions = 
   out.push('</g>');
 
   if (drawable.length === 0) {
+    // Beside the y axis, on the side with more room (centred, it would sit across the axis), and in the
+    // upper third, well clear of the x axis near the device.
+    const roomRight = sx(extent.maxX) - originX;
+    const roomLeft = originX - sx(extent.minX);
+    const textX = roomRight >= roomLeft ? originX + 12 : originX - 12;
     out.push(
-      `<text x="${num(left + (spanX * scale) / 2)}" y="${num(upper + (spanY * scale) / 3)}" ${FONT} font-size="14" text-anchor="middle" fill="#777777">No zones configured</text>`,
+      `<text x="${num(textX)}" y="${num(upper + (spanY * scale) / 3)}" ${FONT} font-size="14" text-anchor="${roomRight >= roomLeft ? 'start' : 'end'}" fill="#777777">No zones configured</text>`,
     );
   }
 

@@ -97,6 +97,47 @@ async function dropFromPalette(page: Page, type: string, at: { dx: number; dy: n
   return added.first();
 }
 
+/** The status text under a node on the workspace. */
+async function statusOf(node: Locator): Promise<string> {
+  return textOf(node.locator('.red-ui-flow-node-status-label'));
+}
+
+/** The zones node's "read" status as the editor translates it, for 1 and for 3 zones. */
+async function readStatusTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const key =
+      '@conference-audio/node-red-local-api/conference-audio-zones:conference-audio-zones.status.read';
+    const red = (window as unknown as { RED: { _(key: string, options: object): string } }).RED;
+    return [1, 3].map((count) => red._(key, { count, time: '14:02:07' }));
+  });
+}
+
+/** Labels of an open dialog (the config node's by default) whose text runs onto a second line. */
+async function wrappedLabels(page: Page, form = '#node-config-dialog-edit-form'): Promise<string[]> {
+  return page.locator(`${form} .form-row > label`).evaluateAll((labels) =>
+    labels
+      .filter(
+        (label) => (label as HTMLElement).offsetParent !== null && (label.textContent ?? '').trim() !== '',
+      )
+      .filter((label) => {
+        const lineHeight = Number.parseFloat(getComputedStyle(label).lineHeight) || 20;
+        return label.getBoundingClientRect().height > lineHeight * 1.5;
+      })
+      .map((label) => (label.textContent ?? '').trim()),
+  );
+}
+
+/** Fields of the open config dialog that reach past its right edge. */
+async function fieldsPastTheDialog(page: Page): Promise<string[]> {
+  return page.locator('#node-config-dialog-edit-form').evaluate((form) => {
+    const right = form.getBoundingClientRect().right;
+    return [...form.querySelectorAll('input, select, textarea')]
+      .filter((field) => (field as HTMLElement).offsetParent !== null)
+      .filter((field) => field.getBoundingClientRect().right > right + 1)
+      .map((field) => field.id);
+  });
+}
+
 interface LoadedImage {
   status: number;
   contentType: string;
@@ -292,6 +333,25 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     await screenshot('03-config-test-connection');
   });
 
+  it("turns the Advanced section's caret down when it opens and back when it closes", async () => {
+    const p = page();
+    const toggle = p.locator('#conference-audio-advanced-toggle');
+    const caret = toggle.locator('i');
+    should(await caret.getAttribute('class')).match(/\bfa-caret-right\b/);
+    should(await p.locator('#node-config-input-vendor').isVisible()).be.false();
+    await toggle.click();
+    await p.locator('#node-config-input-vendor').waitFor();
+    should(await caret.getAttribute('class'))
+      .match(/\bfa-caret-down\b/)
+      .and.not.match(/\bfa-caret-right\b/);
+    should(await toggle.getAttribute('aria-expanded')).equal('true');
+    await toggle.click();
+    await p.locator('#node-config-input-vendor').waitFor({ state: 'hidden' });
+    should(await caret.getAttribute('class'))
+      .match(/\bfa-caret-right\b/)
+      .and.not.match(/\bfa-caret-down\b/);
+  });
+
   it('pins the simulator certificate with Read certificate', async () => {
     const p = page();
     await p.locator('#conference-audio-read-certificate').click();
@@ -367,6 +427,29 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     );
   });
 
+  it('writes "No zones configured" beside the y axis of an empty map, not across it', async () => {
+    const p = page();
+    sim().setZones([]);
+    try {
+      await p.locator('#conference-audio-show-zones').click();
+      const note = p.locator('#conference-audio-zone-map svg text', { hasText: 'No zones configured' });
+      await note.waitFor();
+      should(await textOf(p.locator('#conference-audio-zone-result'))).equal('0 zones');
+      const yAxis = p.locator('#conference-audio-zone-map svg .axes line').nth(1);
+      const [noteBox, axisBox] = [await note.boundingBox(), await yAxis.boundingBox()];
+      if (noteBox === null || axisBox === null) throw new Error('the note or the axis is not on screen');
+      const axisX = axisBox.x + axisBox.width / 2;
+      should(noteBox.x > axisX || noteBox.x + noteBox.width < axisX).be.true(
+        `the note (x ${Math.round(noteBox.x)}..${Math.round(noteBox.x + noteBox.width)}) crosses the axis at ${Math.round(axisX)}`,
+      );
+      await screenshot('06b-empty-map');
+    } finally {
+      sim().setZones(sampleZones());
+    }
+    await p.locator('#conference-audio-show-zones').click();
+    await p.locator('#conference-audio-zone-map svg text', { hasText: sampleZoneLabels()[0] }).waitFor();
+  });
+
   it('shows no raw message key in the palette, the workspace, the open dialog or the help', async () => {
     // A key like "conference-audio-zones.result.count" on screen means RED._ looked in the wrong catalogue.
     const visibleText = await page().locator('body').innerText();
@@ -406,6 +489,13 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     const messageText = await textOf(debugMessage);
     for (const label of sampleZoneLabels()) should(messageText).containEql(label);
     await screenshot('08-debug-messages');
+    await p.waitForFunction(() =>
+      /^3 zones · \d\d:\d\d:\d\d$/.test(
+        document.querySelector('.red-ui-flow-node-status-label')?.textContent?.trim() ?? '',
+      ),
+    );
+    should(await statusOf(placedZonesNode())).match(/^3 zones · \d\d:\d\d:\d\d$/);
+    should(await readStatusTexts(p)).eql(['1 zone · 14:02:07', '3 zones · 14:02:07']);
 
     if (nodeRed === undefined) throw new Error('Node-RED did not start');
     const flows: unknown = await nodeRed.adminJson('GET', '/flows');
@@ -448,6 +538,12 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     });
     await zonesNode.first().waitFor();
     zonesNode = zonesNode.first();
+    // The runtime sends the status as a key: the German editor shows it in German, count and all.
+    await p.waitForFunction(() =>
+      /^3 Zonen · /.test(document.querySelector('.red-ui-flow-node-status-label')?.textContent?.trim() ?? ''),
+    );
+    should(await statusOf(zonesNode)).match(/^3 Zonen · \d\d:\d\d:\d\d$/);
+    should(await readStatusTexts(p)).eql(['1 Zone · 14:02:07', '3 Zonen · 14:02:07']);
     await screenshot('10-german');
   });
 
@@ -455,12 +551,16 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     await shouldShowHelpOfEveryType('de');
   });
 
-  it('speaks German in the device dialog, and names a wrong password in German', async () => {
+  it('speaks German in the device dialog: a wrong password, and the zone count ("3 Zonen")', async () => {
     const p = page();
     await placedZonesNode().dblclick();
     await p.locator('#node-input-device').waitFor();
     should(await textOf(p.locator('label[for="node-input-device"]'))).equal(
       message('de', zonesType, 'label.device'),
+    );
+    should(await wrappedLabels(p, '#dialog-form')).eql(
+      [],
+      'German labels of the room zones dialog that wrap',
     );
     // The pencil beside the device opens its config node.
     await p.locator('#node-input-btn-device-edit').click();
@@ -471,6 +571,13 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     should(await textOf(p.locator('#conference-audio-test-connection'))).equal(
       message('de', deviceType, 'label.testConnection'),
     );
+    // Every label on one line, "Fingerabdruck" (the pinned certificate's row) and the advanced ones too.
+    should(await p.locator('#node-config-input-fingerprint').isVisible()).be.true();
+    await p.locator('#conference-audio-advanced-toggle').click();
+    await p.locator('#node-config-input-vendor').waitFor();
+    should(await wrappedLabels(p)).eql([], 'German labels that wrap');
+    should(await fieldsPastTheDialog(p)).eql([], 'fields that reach past the dialog');
+    await screenshot('11a-german-device-dialog');
     await p.locator('#node-config-input-password').fill(wrongPassword);
     await p.locator('#conference-audio-test-connection').click();
     const result = p.locator('#conference-audio-test-result.conference-audio-failed');
@@ -482,11 +589,46 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     should(text).not.containEql(wrongPassword);
     await screenshot('11-german-wrong-password');
 
+    await p.locator('#node-config-input-password').fill(devicePassword);
+    await p.locator('#conference-audio-test-connection').click();
+    const connected = p.locator('#conference-audio-test-result.conference-audio-ok');
+    await connected.waitFor();
+    should(await textOf(connected)).equal(`Verbunden: ${sampleZones().length} Zonen`);
+
     // Leave both dialogs without a change, as a user who only tried would.
     await p.locator('#node-config-dialog-cancel').click();
     await p.locator('#node-config-input-password').waitFor({ state: 'detached' });
     await p.locator('#node-dialog-cancel').click();
     await p.locator('#node-input-device').waitFor({ state: 'detached' });
+  });
+
+  it('gives a device config node imported without client id, vendor word or timeout the defaults, and counts it valid', async () => {
+    const imported = await page().evaluate(() => {
+      const red = (
+        window as unknown as { RED: Record<string, Record<string, (...args: unknown[]) => unknown>> }
+      ).RED;
+      red.view.importNodes(
+        [
+          {
+            id: 'imported-device',
+            type: 'conference-audio-device',
+            name: 'Imported device',
+            host: '192.0.2.10',
+            port: 443,
+            account: 'general',
+            tls: 'pin',
+            fingerprint: '',
+            ca: '',
+          },
+        ],
+        { generateIds: false },
+      );
+      const node = red.nodes.node('imported-device') as Record<string, unknown> | undefined;
+      return (
+        node && { clientId: node.clientId, vendor: node.vendor, timeout: node.timeout, valid: node.valid }
+      );
+    });
+    should(imported).eql({ clientId: 'node-red', vendor: 'Vendor', timeout: 10, valid: true });
   });
 
   it('runs the whole session without a script error, console error or failed request in the editor', () => {

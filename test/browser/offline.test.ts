@@ -36,7 +36,7 @@ describe('npm start, offline (the real demo in Chromium)', () => {
   });
 
   after(async () => {
-    await cleanUpAll([recorder?.stop, browser?.close, demo?.stop]);
+    await cleanUpAll([recorder?.stop, browser?.close, () => demo?.stop() ?? Promise.resolve()]);
   });
 
   it('starts Node-RED in a user directory of its own, with a credential secret and no credential warning', () => {
@@ -77,6 +77,28 @@ describe('npm start, offline (the real demo in Chromium)', () => {
     should(nonLocal()).eql([], 'requests to other hosts than this machine');
   });
 
+  it('opens every page the demo prints on its Node-RED (the zones map, a dashboard) without asking another host', async () => {
+    const { demo, browser, recorder } = started();
+    const editor = new URL(demo.editorUrl);
+    // Each address the demo prints on its Node-RED's host and port, but the editor (opened above).
+    const pages = [...new Set(demo.output().match(/http:\/\/[\w.:[\]-]+\/[^\s)]*/g) ?? [])].filter(
+      (address) => {
+        const url = new URL(address);
+        return url.host === editor.host && url.pathname !== '/';
+      },
+    );
+    should(pages.map((address) => new URL(address).pathname)).containEql('/zones');
+    const before = recorder.requests.length;
+    for (const address of pages) {
+      const response = await browser.page.goto(address);
+      should(response?.status()).equal(200, address);
+      // Fonts and scripts a page asks for after its load event come within its network going idle.
+      await browser.page.waitForLoadState('networkidle');
+    }
+    should(recorder.requests.length).be.above(before);
+    should(recorder.nonLocal()).eql([], 'requests to other hosts than this machine');
+  });
+
   it('notices and aborts a request to another host (the check above can fail)', async () => {
     const { page } = started().browser;
     const outcome = await page.evaluate(() =>
@@ -87,5 +109,12 @@ describe('npm start, offline (the real demo in Chromium)', () => {
     );
     should(outcome).equal('refused');
     should(started().recorder.nonLocal()).eql(['https://catalogue.nodered.org/catalogue.json']);
+  });
+
+  it('stops on Ctrl-C and frees its user directory for the next run', async () => {
+    const { demo } = started();
+    await demo.stop({ keepUserDir: true });
+    should(demo.output()).match(/\nStopped\.\n/);
+    should(fs.existsSync(path.join(demo.userDir, '.demo-lock'))).be.false();
   });
 });

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NodeAPI } from 'node-red';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
+import { shownStatusText } from '../support/status-text';
 import { until } from '../support/wait';
 
 type NodeModule = (RED: NodeAPI) => void;
@@ -255,11 +256,17 @@ export function collect(node: TestNode, count: number): Promise<Record<string, u
   });
 }
 
-/** Resolves when `predicate` holds, checking after each status change of `node`. */
+/**
+ * Resolves when `predicate` holds, checking after each status change of `node`. The predicate sees the
+ * status with its text as the English editor shows it (test/support/status-text.ts), and `key`, the text
+ * as the runtime sent it.
+ */
 export function statusWhere(node: TestNode, predicate: (status: Record<string, unknown>) => boolean) {
   return new Promise<Record<string, unknown>>((resolve) => {
     node.on('call:status', (call: never) => {
-      const status = (call as SpyCall).args[0] as Record<string, unknown>;
+      const sent = (call as SpyCall).args[0] as Record<string, unknown>;
+      const status =
+        typeof sent.text === 'string' ? { ...sent, key: sent.text, text: shownStatusText(sent.text) } : sent;
       if (predicate(status)) resolve(status);
     });
   });

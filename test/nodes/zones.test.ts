@@ -1,5 +1,6 @@
 import should from 'should';
 import { type DeviceSimulator, sampleZones } from '../../src/simulator';
+import { shownStatusText } from '../support/status-text';
 import {
   catchModule,
   collect,
@@ -101,7 +102,9 @@ describe('room zones node (conference-audio-zones)', () => {
     const received = collect(helper.getNode('out'), 5);
     for (let read = 0; read < 5; read++) zones.receive({ payload: read });
     await received;
-    const reads = shown.filter((text) => typeof text === 'string' && text.startsWith('3 zones · '));
+    const reads = shown.filter(
+      (text) => typeof text === 'string' && shownStatusText(text).startsWith('3 zones · '),
+    );
     should(reads.length).be.above(0);
     reads.forEach((text, index) => {
       if (index > 0) should(text).not.equal(reads[index - 1]);

@@ -21,6 +21,7 @@ import {
   tab,
   zonesNodeDef,
 } from '../nodes/support';
+import { shownStatusText } from '../support/status-text';
 import type { ReliabilityHarness } from './harness';
 
 export const ZONES_PATH = '/api/v1/room/zones';
@@ -68,7 +69,9 @@ export class DeviceFlow {
     this.ok = counter(helper.getNode('ok'));
     this.failed = counter(helper.getNode('failed'));
     this.node.on('call:status', (call: never) => {
-      this.statuses.push((call as { args: [Record<string, string>] }).args[0]);
+      // As the English editor shows it: the runtime sends catalogue keys.
+      const sent = (call as { args: [Record<string, string>] }).args[0];
+      this.statuses.push(sent.text === undefined ? sent : { ...sent, text: shownStatusText(sent.text) });
     });
   }
 

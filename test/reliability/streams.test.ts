@@ -15,6 +15,7 @@ import {
   translate,
   until,
 } from '../nodes/support';
+import { shownStatusText } from '../support/status-text';
 import { useReliabilityHarness } from './harness';
 import { fullDeploy } from './rig';
 
@@ -42,7 +43,7 @@ describe('reliability: live streams', () => {
     const out = counter(helper.getNode('out'));
     const statuses: string[] = [];
     helper.getNode('n-events').on('call:status', (call: never) => {
-      const text = (call as { args: [{ text?: string }] }).args[0]?.text ?? '';
+      const text = shownStatusText((call as { args: [{ text?: string }] }).args[0]?.text ?? '');
       if (statuses.at(-1) !== text) statuses.push(text);
     });
     await until(() => out.count > 0, 'the first event');
@@ -111,7 +112,7 @@ describe('reliability: live streams', () => {
     );
     const texts: string[] = [];
     helper.getNode('n-events').on('call:status', (call: never) => {
-      texts.push((call as { args: [{ text?: string }] }).args[0]?.text ?? '');
+      texts.push(shownStatusText((call as { args: [{ text?: string }] }).args[0]?.text ?? ''));
     });
     await until(() => limited.openStreams === 1, 'the one allowed stream');
     limited.dropStreams();

@@ -39,6 +39,7 @@ function statusTexts(): Set<string> {
     const catalogue = JSON.parse(
       readFileSync(path.join(root, 'nodes', 'locales', 'en-US', `${file}.json`), 'utf8'),
     ) as Record<string, { status?: Record<string, string> }>;
+    // A text with a count is written once per plural form: `read_one`, `read_other`.
     for (const text of Object.values(catalogue[file]?.status ?? {})) texts.add(text);
   }
   return texts;

@@ -18,8 +18,8 @@ export interface DemoProcess {
   readonly userDir: string;
   /** Everything the demo (and the Node-RED in it) wrote so far. */
   output(): string;
-  /** Ctrl-C: waits until the demo has stopped everything. */
-  stop(): Promise<void>;
+  /** Ctrl-C: waits until the demo has stopped everything, then removes its user directory unless kept. */
+  stop(options?: { keepUserDir?: boolean }): Promise<void>;
 }
 
 export async function startDemo(options: { timeoutMs?: number } = {}): Promise<DemoProcess> {
@@ -40,14 +40,14 @@ export async function startDemo(options: { timeoutMs?: number } = {}): Promise<D
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     output += chunk;
   });
-  const stop = async () => {
+  const stop = async (stopOptions: { keepUserDir?: boolean } = {}) => {
     if (!exited()) {
       child.kill('SIGINT');
       const force = setTimeout(() => child.kill('SIGKILL'), 15000);
       await exit;
       clearTimeout(force);
     }
-    rmSync(userDir, { recursive: true, force: true });
+    if (!stopOptions.keepUserDir) rmSync(userDir, { recursive: true, force: true });
   };
   try {
     await until(
@@ -65,5 +65,5 @@ export async function startDemo(options: { timeoutMs?: number } = {}): Promise<D
     await stop();
     throw new Error(`npm start printed no editor address:\n${output}`);
   }
-  return { editorUrl: editor[1], userDir, output: () => output, stop };
+  return { editorUrl: editor[1], userDir, output: () => output, stop: (stopOptions) => stop(stopOptions) };
 }

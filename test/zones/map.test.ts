@@ -304,6 +304,32 @@ describe('zones/map', () => {
       should(visibleTexts).containEql('No zones configured');
     });
 
+    it('writes the empty-room note beside the y axis, not across it, and inside the drawing', () => {
+      const root = parseStrictXml(renderZoneMap([]));
+      const note = only(
+        findElements(
+          root,
+          (element) => element.name === 'text' && textContent(element) === 'No zones configured',
+        ),
+        'empty-room note',
+      );
+      const yAxis = findElements(
+        byClass(root, 'axes')[0] as XmlElement,
+        (element) => element.name === 'line',
+      ).find((line) => line.attributes.x1 === line.attributes.x2);
+      if (yAxis === undefined) throw new Error('no vertical axis line');
+      const axisX = numberAttribute(yAxis, 'x1');
+      const x = numberAttribute(note, 'x');
+      // Generous for sans-serif: 0.6 em a character.
+      const width = 'No zones configured'.length * 14 * 0.6;
+      const [from, to] = note.attributes['text-anchor'] === 'end' ? [x - width, x] : [x, x + width];
+      should(from > axisX || to < axisX).be.true(
+        `the note (x ${from}..${to}) crosses the y axis at x ${axisX}`,
+      );
+      should(from).be.above(0);
+      should(to).be.below(numberAttribute(root, 'width'));
+    });
+
     it('does not draw the empty-room note when there are zones', () => {
       const root = parseStrictXml(renderZoneMap([presenter]));
       should(findElements(root, (element) => element.name === 'text').map(textContent)).not.containEql(

@@ -1,5 +1,8 @@
 import type { ConnectionState } from '../../api/types';
 
+/** The package name, which is the first part of each node set's catalogue namespace in the editor. */
+export const PACKAGE_NAME = '@conference-audio/node-red-local-api';
+
 /**
  * What a node's status shows for the device connection, as an i18n key
  * (relative to the node type's catalogue) plus colour and shape. Node-RED
@@ -10,6 +13,30 @@ export interface StatusView {
   shape: 'ring' | 'dot';
   key: string;
   params?: Record<string, string | number>;
+}
+
+/** A status as Node-RED's `node.status()` takes it. */
+export interface StatusMessage {
+  fill: StatusView['fill'];
+  shape: StatusView['shape'];
+  text: string;
+}
+
+/**
+ * A status text the editor translates into its own language, not the runtime's: a key with its
+ * namespace, `<package>/<type>:<type>.<key>`, which the editor looks up as it does for core nodes
+ * (`node-red:common.status.connected`). The editor passes no parameters with a status, so a status
+ * with parameters (a count, a time) carries them as JSON after a space, and the device node's editor
+ * script (nodes/conference-audio-device.html) translates it with them, plural forms included.
+ */
+export function statusText(type: string, key: string, params?: Record<string, string | number>): string {
+  const qualified = `${PACKAGE_NAME}/${type}:${type}.${key}`;
+  return params === undefined ? qualified : `${qualified} ${JSON.stringify(params)}`;
+}
+
+/** `view` as a status of a node of `type`'s catalogue (see statusText). */
+export function statusMessage(type: string, view: StatusView): StatusMessage {
+  return { fill: view.fill, shape: view.shape, text: statusText(type, view.key, view.params) };
 }
 
 export function connectionStatus(state: ConnectionState, errorCode?: string): StatusView {
