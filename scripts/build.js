@@ -30,5 +30,15 @@ for (const entry of fs.readdirSync(path.join(root, 'nodes'))) {
 }
 fs.cpSync(path.join(root, 'icons'), path.join(nodesOut, 'icons'), { recursive: true });
 
+// The device dialog validates with the runtime's own rules. Required here, past the early exit: an
+// installed tarball ships this script alone.
+const { editorSettingsScript, inlineEditorSettings } = require('./editor-settings');
+const deviceHtml = path.join(nodesOut, 'conference-audio-device.html');
+const rules = fs.readFileSync(path.join(dist, 'api', 'settings-rules.js'), 'utf8');
+fs.writeFileSync(
+  deviceHtml,
+  inlineEditorSettings(fs.readFileSync(deviceHtml, 'utf8'), editorSettingsScript(rules)),
+);
+
 const cli = path.join(dist, 'simulator', 'cli.js');
 if (fs.existsSync(cli)) fs.chmodSync(cli, 0o755);

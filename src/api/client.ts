@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { createSecureContext } from 'node:tls';
 import { inspect } from 'node:util';
 import { type buildConnector, type Dispatcher, Pool } from 'undici';
 import { DeviceError } from '../errors';
@@ -14,7 +13,9 @@ import {
 } from './errors';
 import { RequestLimiter } from './limiter';
 import { readRoomZones } from './room-zones';
-import { createPinningConnector, normaliseFingerprint } from './tls';
+import { type Backoff, resolveClientSettings } from './settings';
+import { isHeaderValue } from './settings-rules';
+import { createPinningConnector } from './tls';
 import type {
   Account,
   ConnectionState,
@@ -23,28 +24,12 @@ import type {
   DeviceResponse,
   HttpMethod,
   RequestOptions,
-  TlsOptions,
 } from './types';
-import { buildBaseUrl, validateApiPath } from './url';
-import { packageVersion } from './version';
+import { validateApiPath } from './url';
 
 export const LOGIN_PATH = '/api/v1/auth/login';
 
-const DEFAULTS = {
-  vendor: 'Vendor',
-  clientId: 'node-red',
-  timeoutMs: 10_000,
-  maxRequestsPerMinute: 300,
-  loginBackoff: { initialMs: 1000, maxMs: 60_000 },
-  rateLimitBackoff: { initialMs: 1000, maxMs: 60_000 },
-} as const;
-
 const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
-/** RFC 9110 token: the vendor word becomes part of header names and the Authorization scheme. */
-const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** Visible ASCII with inner spaces: safe as a header value. */
-const HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
-const MAX_CLIENT_HEADER_LENGTH = 500;
 /** Far above any zone list or settings answer; a proxy or a broken device streaming more is cut short. */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 const MINUTE_MS = 60_000;
@@ -70,108 +55,12 @@ export interface DeviceClientEvents {
   pinned: [fingerprint256: string];
 }
 
-interface Backoff {
-  initialMs: number;
-  maxMs: number;
-}
-
 /** What came back from the device, before it is judged. */
 interface Answer {
   statusCode: number;
   headers: Record<string, string>;
   contentType: string;
   text: string;
-}
-
-function invalidConfig(message: string): DeviceError {
-  return new DeviceError('INVALID_CONFIG', message);
-}
-
-function validateAccount(account: unknown): Account {
-  if (account === 'general' || account === 'admin') return account;
-  throw invalidConfig(
-    `Account ${typeof account === 'string' ? `'${account}'` : String(account)} is not valid: use 'general' or 'admin' (lowercase)`,
-  );
-}
-
-function validateHeaderText(name: string, value: unknown, fallback: string): string {
-  if (value === undefined || value === '') return fallback;
-  if (typeof value !== 'string' || value.length > MAX_CLIENT_HEADER_LENGTH || !HEADER_VALUE.test(value)) {
-    throw invalidConfig(
-      `${name} must be printable ASCII text of at most ${MAX_CLIENT_HEADER_LENGTH} characters, without leading or trailing spaces`,
-    );
-  }
-  return value;
-}
-
-function validateVendor(vendor: unknown): string {
-  if (vendor === undefined || vendor === '') return DEFAULTS.vendor;
-  if (typeof vendor !== 'string' || !HTTP_TOKEN.test(vendor)) {
-    throw invalidConfig(
-      "Vendor word must be a single HTTP token (letters, digits and !#$%&'*+-.^_`|~, no spaces): it forms header names and the Authorization scheme",
-    );
-  }
-  return vendor;
-}
-
-function validatePositive(name: string, value: unknown, fallback: number, integer = false): number {
-  if (value === undefined) return fallback;
-  if (
-    typeof value !== 'number' ||
-    !Number.isFinite(value) ||
-    value <= 0 ||
-    (integer && !Number.isInteger(value))
-  ) {
-    throw invalidConfig(`${name} must be a positive ${integer ? 'whole ' : ''}number; got ${String(value)}`);
-  }
-  return value;
-}
-
-function validateBackoff(name: string, value: unknown, fallback: Backoff): Backoff {
-  if (value === undefined) return { ...fallback };
-  if (typeof value !== 'object' || value === null)
-    throw invalidConfig(`${name} must be an object {initialMs, maxMs}`);
-  const initialMs = validatePositive(
-    `${name}.initialMs`,
-    Reflect.get(value, 'initialMs'),
-    fallback.initialMs,
-  );
-  const maxMs = validatePositive(
-    `${name}.maxMs`,
-    Reflect.get(value, 'maxMs'),
-    Math.max(fallback.maxMs, initialMs),
-  );
-  if (maxMs < initialMs) throw invalidConfig(`${name}.maxMs must not be smaller than ${name}.initialMs`);
-  return { initialMs, maxMs };
-}
-
-function validateTls(tls: unknown): TlsOptions {
-  if (tls === undefined) return { mode: 'insecure' };
-  const mode = typeof tls === 'object' && tls !== null ? Reflect.get(tls, 'mode') : undefined;
-  if (mode === 'insecure') return { mode };
-  if (mode === 'pin') {
-    const fingerprint: unknown = Reflect.get(tls as object, 'fingerprint');
-    if (fingerprint === undefined || fingerprint === '') return { mode };
-    if (typeof fingerprint !== 'string') throw invalidConfig('TLS fingerprint must be a string');
-    return { mode, fingerprint: normaliseFingerprint(fingerprint) };
-  }
-  if (mode === 'ca') {
-    const ca: unknown = Reflect.get(tls as object, 'ca');
-    if (typeof ca !== 'string' || !ca.includes('-----BEGIN CERTIFICATE-----')) {
-      throw invalidConfig(
-        'TLS mode "ca" needs the CA certificate as PEM text (-----BEGIN CERTIFICATE-----...)',
-      );
-    }
-    try {
-      createSecureContext({ ca });
-    } catch (error) {
-      throw invalidConfig(
-        `The CA certificate PEM cannot be read: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-    return { mode, ca };
-  }
-  throw invalidConfig(`TLS mode must be 'pin', 'ca' or 'insecure'; got ${String(mode)}`);
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -218,36 +107,20 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
 
   constructor(options: DeviceClientOptions) {
     super();
-    if (typeof options !== 'object' || options === null)
-      throw invalidConfig('Device client options are missing');
-    this.baseUrl = buildBaseUrl(options.host, options.port);
-    this.account = validateAccount(options.account);
-    const password: unknown = options.password;
-    if (password !== undefined && password !== null && typeof password !== 'string') {
-      throw invalidConfig('Password must be text (it may be blank)');
-    }
-    this.#password = typeof password === 'string' ? password : '';
-    this.vendor = validateVendor(options.vendor);
-    const clientId = validateHeaderText('Client id', options.clientId, DEFAULTS.clientId);
-    const clientVersion = validateHeaderText('Client version', options.clientVersion, packageVersion());
+    const settings = resolveClientSettings(options);
+    this.baseUrl = settings.baseUrl;
+    this.account = settings.account;
+    this.#password = settings.password;
+    this.vendor = settings.vendor;
     this.#clientHeaders = {
-      [`${this.vendor}-Client-Id`]: clientId,
-      [`${this.vendor}-Client-Version`]: clientVersion,
+      [`${this.vendor}-Client-Id`]: settings.clientId,
+      [`${this.vendor}-Client-Version`]: settings.clientVersion,
     };
-    this.#timeoutMs = validatePositive('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs);
-    const maxRequestsPerMinute = validatePositive(
-      'maxRequestsPerMinute',
-      options.maxRequestsPerMinute,
-      DEFAULTS.maxRequestsPerMinute,
-      true,
-    );
-    this.#loginBackoff = validateBackoff('loginBackoff', options.loginBackoff, DEFAULTS.loginBackoff);
-    this.#rateLimitBackoff = validateBackoff(
-      'rateLimitBackoff',
-      options.rateLimitBackoff,
-      DEFAULTS.rateLimitBackoff,
-    );
-    const tls = validateTls(options.tls);
+    this.#timeoutMs = settings.timeoutMs;
+    const maxRequestsPerMinute = settings.maxRequestsPerMinute;
+    this.#loginBackoff = settings.loginBackoff;
+    this.#rateLimitBackoff = settings.rateLimitBackoff;
+    const tls = settings.tls;
 
     let connect: buildConnector.connector | Partial<buildConnector.BuildOptions>;
     if (tls.mode === 'pin') {
@@ -698,7 +571,7 @@ function readAuthParameters(answer: Answer): string {
     );
   }
   const token = typeof body === 'object' && body !== null ? Reflect.get(body, 'authParameters') : undefined;
-  if (typeof token !== 'string' || !HEADER_VALUE.test(token)) {
+  if (typeof token !== 'string' || !isHeaderValue(token)) {
     throw new DeviceError(
       'BAD_RESPONSE',
       'The login answer has no usable authParameters (expected a non-empty printable string)',

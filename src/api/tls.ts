@@ -3,23 +3,17 @@ import { type PeerCertificate, type TLSSocket, connect as tlsConnect } from 'nod
 import { buildConnector } from 'undici';
 import { DeviceError } from '../errors';
 import { errorFromTransport } from './errors';
+import { checkFingerprint } from './settings-rules';
 import { buildBaseUrl, formatHost, validatePort } from './url';
-
-const FINGERPRINT_BYTES = 32;
 
 /**
  * A SHA-256 fingerprint as Node prints it (`AB:CD:...`, uppercase), from that form or plain hex in any case.
  * Throws INVALID_CONFIG unless it is exactly 32 bytes of hex.
  */
 export function normaliseFingerprint(value: string): string {
-  const hex = typeof value === 'string' ? value.trim().replace(/[:\s-]/g, '') : '';
-  if (!/^[0-9a-f]+$/i.test(hex) || hex.length !== FINGERPRINT_BYTES * 2) {
-    throw new DeviceError(
-      'INVALID_CONFIG',
-      `Certificate fingerprint must be a SHA-256 fingerprint: 32 bytes of hex, e.g. AB:CD:... (64 hex digits); got ${hex.length} hex digits`,
-    );
-  }
-  return (hex.toUpperCase().match(/../g) ?? []).join(':');
+  const checked = checkFingerprint(value);
+  if (!checked.ok) throw new DeviceError('INVALID_CONFIG', checked.problem.message);
+  return checked.value;
 }
 
 function subjectName(certificate: PeerCertificate): string | undefined {

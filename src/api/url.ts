@@ -1,8 +1,6 @@
-import { isIPv4, isIPv6 } from 'node:net';
 import { DeviceError } from '../errors';
+import { baseUrlOf, portNumber, urlHost } from './settings';
 
-const DEFAULT_HTTPS_PORT = 443;
-const HOST_NAME_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 const API_PREFIX = '/api/v1';
 /** Far above any endpoint of the API, far below the header limits of web servers (a longer one never leaves). */
 export const MAX_API_PATH_LENGTH = 2048;
@@ -12,79 +10,19 @@ function describe(value: unknown): string {
   return typeof value === 'string' ? `'${JSON.stringify(value).slice(1, -1)}'` : String(value);
 }
 
-/** A DNS host name as RFC 1123 allows it; a trailing dot (fully qualified) is accepted. */
-function isHostName(host: string): boolean {
-  const name = host.endsWith('.') ? host.slice(0, -1) : host;
-  if (name.length === 0 || name.length > 253) return false;
-  const labels = name.split('.');
-  if (!labels.every((label) => HOST_NAME_LABEL.test(label))) return false;
-  // URL parsers read a name whose last label is a number as an IPv4 address
-  // ("999.1.1.1", "10.0.0"): such a host is a mistyped address, not a name.
-  const last = labels[labels.length - 1] ?? '';
-  return !/^(?:\d+|0x[0-9a-f]*)$/i.test(last);
-}
-
 /** The host part of a URL for this host: IPv6 addresses in brackets. Throws INVALID_CONFIG. */
 export function formatHost(host: string): string {
-  if (typeof host !== 'string' || host.length === 0) {
-    throw new DeviceError(
-      'INVALID_CONFIG',
-      'Device host is empty: enter the IP address or host name of the device',
-    );
-  }
-  if (/\s/.test(host)) {
-    throw new DeviceError('INVALID_CONFIG', `Device host ${describe(host)} contains a space`);
-  }
-  if (host.includes('://')) {
-    throw new DeviceError(
-      'INVALID_CONFIG',
-      `Device host ${describe(host)} must be an address or host name without a scheme (https is always used)`,
-    );
-  }
-  if (host.includes('@')) {
-    throw new DeviceError(
-      'INVALID_CONFIG',
-      `Device host ${describe(host)} must not contain user information`,
-    );
-  }
-  if (isIPv4(host)) return host;
-  const unbracketed = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-  if (isIPv6(unbracketed)) {
-    if (unbracketed.includes('%')) {
-      throw new DeviceError(
-        'INVALID_CONFIG',
-        `Device host ${describe(host)} has an IPv6 zone index, which HTTPS URLs cannot carry; use a global or unique-local address`,
-      );
-    }
-    return `[${unbracketed.toLowerCase()}]`;
-  }
-  if (host.includes('/')) {
-    throw new DeviceError('INVALID_CONFIG', `Device host ${describe(host)} must not contain a path`);
-  }
-  if (isHostName(host)) return host.toLowerCase();
-  throw new DeviceError(
-    'INVALID_CONFIG',
-    `Device host ${describe(host)} is not an IPv4 address, an IPv6 address or a host name`,
-  );
+  return urlHost(host);
 }
 
 /** Throws INVALID_CONFIG unless the port is an integer 1..65535; undefined means 443. */
 export function validatePort(port: number | undefined): number {
-  if (port === undefined) return DEFAULT_HTTPS_PORT;
-  if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new DeviceError(
-      'INVALID_CONFIG',
-      `Device port ${describe(port)} must be a whole number from 1 to 65535`,
-    );
-  }
-  return port;
+  return portNumber(port);
 }
 
 /** `https://<host>[:port]`, the port left out when it is 443. Throws INVALID_CONFIG on bad input. */
 export function buildBaseUrl(host: string, port?: number): string {
-  const urlHost = formatHost(host);
-  const validPort = validatePort(port);
-  return validPort === DEFAULT_HTTPS_PORT ? `https://${urlHost}` : `https://${urlHost}:${validPort}`;
+  return baseUrlOf(host, port);
 }
 
 /**

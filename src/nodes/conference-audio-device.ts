@@ -1,10 +1,10 @@
 import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
 import { DeviceClient } from '../api';
+import { deviceSettingsFromProperties } from '../api/settings';
 import type { ConnectionState } from '../api/types';
 import { DeviceError, isDeviceError } from '../errors';
 import { isZonesChange, zonesFromChange } from '../zones';
 import type { ZoneReadResult } from '../zones/types';
-import { readDeviceSettings } from './lib/device-settings';
 import { connectionStatus, invalidConfigStatus, type StatusView, statusMessage } from './lib/status';
 import { StreamHub } from './lib/stream-hub';
 import { streamStatus } from './lib/stream-status';
@@ -53,8 +53,8 @@ export = (RED: NodeAPI) => {
     let configError: DeviceError | undefined;
 
     try {
-      const settings = readDeviceSettings(def);
-      this.deviceAddress = { host: settings.host, port: settings.port ?? 443 };
+      const settings = deviceSettingsFromProperties(def);
+      this.deviceAddress = { host: settings.host, port: settings.port };
       client = new DeviceClient({ ...settings, password: this.credentials?.password ?? '' });
     } catch (error) {
       configError = isDeviceError(error)
@@ -90,7 +90,8 @@ export = (RED: NodeAPI) => {
     let stopWatchingZones: (() => void) | undefined;
 
     Object.defineProperty(this, 'connectionStatus', { get: () => status, enumerable: false });
-    const host = typeof def.host === 'string' ? def.host.trim() : '';
+    // The host as resolved (a ${VAR} in the field names the variable, not the device).
+    const host = this.deviceAddress?.host ?? (typeof def.host === 'string' ? def.host.trim() : '');
     const displayName = typeof def.name === 'string' && def.name.trim() !== '' ? def.name.trim() : host;
     Object.defineProperty(this, 'displayName', { value: displayName, enumerable: false });
     this.subscribeStream = (kind, subscriber) => {

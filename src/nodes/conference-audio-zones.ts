@@ -1,4 +1,4 @@
-import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
+import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeSettings, NodeStatus } from 'node-red';
 import type { ConnectionState } from '../api/types';
 import { renderZoneMap } from '../zones';
 import type { ZoneReadResult } from '../zones/types';
@@ -21,6 +21,11 @@ interface ZonesDef extends NodeDef {
   topic?: string;
 }
 
+/** What this node reads from settings.js; exported to the editor, whose dialog checks the interval too. */
+interface ZonesSettings {
+  conferenceAudioZonesMinInterval: number;
+}
+
 /** Poll no faster than this unless settings.js says otherwise: the device allows about 600 requests a minute. */
 const MIN_INTERVAL_SECONDS = 5;
 
@@ -32,12 +37,12 @@ export = (RED: NodeAPI) => {
   const localise = errorLocaliser(RED);
   const nodeError = (error: unknown) => toNodeError(error, localise);
 
+  /** settings.js may lower (or raise) the floor; the editor reads the same setting (exported below). */
   function minimumInterval(): number {
-    const configured: unknown = (RED.settings as unknown as Record<string, unknown>)
-      .conferenceAudioZonesMinInterval;
-    return typeof configured === 'number' && Number.isFinite(configured) && configured > 0
-      ? configured
-      : MIN_INTERVAL_SECONDS;
+    const configured = Number(
+      (RED.settings as unknown as Record<string, unknown>).conferenceAudioZonesMinInterval,
+    );
+    return Number.isFinite(configured) && configured > 0 ? configured : MIN_INTERVAL_SECONDS;
   }
 
   function ZonesNode(this: DeviceUser, def: ZonesDef) {
@@ -235,5 +240,8 @@ export = (RED: NodeAPI) => {
     });
   }
 
-  RED.nodes.registerType('conference-audio-zones', ZonesNode);
+  const settings: NodeSettings<ZonesSettings> = {
+    conferenceAudioZonesMinInterval: { value: MIN_INTERVAL_SECONDS, exportable: true },
+  };
+  RED.nodes.registerType('conference-audio-zones', ZonesNode, { settings });
 };

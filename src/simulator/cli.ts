@@ -27,10 +27,23 @@ Options:
                             layout: zones only inside /api/v1/room/layout
   --layout-spelling <${LAYOUT_SPELLINGS.join('|')}>
                             how zone fields are spelled inside the layout
+  --talker <walk|still|off> the talker on the sound-location stream (default walk: a scripted
+                            walk through every zone, pauses in silence, speech outside the zones)
+  --talker-at <x,y>         the talker stands and speaks at x,y (mm)
+  --muted                   start with the microphone muted (error (soundLocation) events)
+  --stall-streams           event streams send their headers and then nothing
+  --sound-location-interval <ms>
+                            between soundLocation events (default 200)
+  --metrics-interval <ms>   between deviceMetrics events (default 5000)
+  --stream-limit <n>        event-stream connections a minute per client (default 60)
   --help                    show this help
 
 Controls for tests and demos: GET <url>/_simulator/state and the other
-/_simulator/ endpoints (no authorization: keep the simulator on a trusted host).`;
+/_simulator/ endpoints (no authorization: keep the simulator on a trusted host).
+Live streams: PUT /_simulator/talker {"x":..,"y":..} | {"mode":"walk"|"silent"},
+PUT /_simulator/mute {"muted":true}, POST /_simulator/streams/drop,
+POST /_simulator/streams/end, PUT /_simulator/streams/stall {"stalled":true},
+POST /_simulator/change {"event":"ledStateUpdated","data":{...}}.`;
 
 export interface CliOutput {
   out(line: string): void;
@@ -108,6 +121,43 @@ export function parseCliArguments(argv: readonly string[]): CliParseResult {
   }
   if (values['factory-reset'] === true) options.factoryReset = true;
   if (values.zones !== undefined) options.zonesFile = values.zones;
+  const talker = values.talker;
+  if (talker !== undefined) {
+    if (talker !== 'walk' && talker !== 'still' && talker !== 'off') {
+      return { kind: 'error', message: '--talker must be walk, still or off' };
+    }
+    options.talker = talker;
+  }
+  if (values['talker-at'] !== undefined) {
+    const parts = values['talker-at'].split(',').map((part) => Number(part.trim()));
+    const [x, y] = parts;
+    if (
+      parts.length !== 2 ||
+      x === undefined ||
+      y === undefined ||
+      !Number.isFinite(x) ||
+      !Number.isFinite(y)
+    ) {
+      return { kind: 'error', message: '--talker-at must be two numbers in mm, as x,y (for example 0,2000)' };
+    }
+    options.talkerAt = { x, y };
+  }
+  if (values.muted === true) options.muted = true;
+  if (values['stall-streams'] === true) options.stallStreams = true;
+  const numeric = [
+    ['sound-location-interval', 'soundLocationIntervalMs'],
+    ['metrics-interval', 'metricsIntervalMs'],
+    ['stream-limit', 'streamConnectionsPerMinute'],
+  ] as const;
+  for (const [flag, option] of numeric) {
+    const raw = values[flag];
+    if (raw === undefined) continue;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1) {
+      return { kind: 'error', message: `--${flag} must be a whole number of at least 1, not "${raw}"` };
+    }
+    options[option] = value;
+  }
   return { kind: 'run', options };
 }
 
@@ -128,6 +178,13 @@ function parseFlags(argv: readonly string[]) {
       vendor: { type: 'string' },
       firmware: { type: 'string' },
       'layout-spelling': { type: 'string' },
+      talker: { type: 'string' },
+      'talker-at': { type: 'string' },
+      muted: { type: 'boolean' },
+      'stall-streams': { type: 'boolean' },
+      'sound-location-interval': { type: 'string' },
+      'metrics-interval': { type: 'string' },
+      'stream-limit': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -145,6 +202,8 @@ export function describeSimulator(simulator: DeviceSimulator): string[] {
     `  Vendor word:  ${state.vendor} (headers ${state.vendor}-Client-Id, ${state.vendor}-Client-Version)`,
     `  Accounts:     general password ${state.accounts.general}, admin password ${state.accounts.admin}`,
     `  Zones:        ${zoneCount}`,
+    `  Talker:       ${state.talker}${state.muted ? ' (microphone muted)' : ''}`,
+    `  Streams:      ${simulator.url}/api/v1/data?events=soundLocation,deviceMetrics, /api/v1/events, /api/v1/heartbeat`,
     `  Controls:     ${simulator.url}/_simulator/state`,
     'Press Ctrl+C to stop.',
   ];

@@ -101,6 +101,70 @@ const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
       return simulator.getState();
     },
   },
+  '/_simulator/talker': {
+    PUT: (simulator, body) => {
+      // {"x": mm, "y": mm, "powerLevel"?: dB} places the talker; {"mode": "walk"} or {"mode": "silent"}.
+      if (isRecord(body) && body.mode === 'walk') simulator.walkTalker();
+      else if (isRecord(body) && body.mode === 'silent') simulator.silenceTalker();
+      else if (isRecord(body) && typeof body.x === 'number' && typeof body.y === 'number') {
+        const powerLevel = typeof body.powerLevel === 'number' ? body.powerLevel : undefined;
+        try {
+          simulator.placeTalker({
+            x: body.x,
+            y: body.y,
+            ...(powerLevel === undefined ? {} : { powerLevel }),
+          });
+        } catch (error) {
+          throw new ControlError((error as Error).message);
+        }
+      } else
+        throw new ControlError(
+          'body must be {"x": mm, "y": mm, "powerLevel"?: dB} or {"mode": "walk" | "silent"}',
+        );
+      return simulator.getState();
+    },
+  },
+  '/_simulator/mute': {
+    PUT: (simulator, body) => {
+      const muted = isRecord(body) ? body.muted : body;
+      if (typeof muted !== 'boolean') throw new ControlError('body must be {"muted": true | false}');
+      simulator.setMuted(muted);
+      return simulator.getState();
+    },
+  },
+  '/_simulator/streams/drop': {
+    POST: (simulator) => {
+      simulator.dropStreams();
+      return simulator.getState();
+    },
+  },
+  '/_simulator/streams/end': {
+    POST: (simulator) => {
+      simulator.endStreams();
+      return simulator.getState();
+    },
+  },
+  '/_simulator/streams/stall': {
+    PUT: (simulator, body) => {
+      const stalled = isRecord(body) ? body.stalled : body;
+      if (typeof stalled !== 'boolean') throw new ControlError('body must be {"stalled": true | false}');
+      simulator.stallStreams(stalled);
+      return simulator.getState();
+    },
+  },
+  '/_simulator/change': {
+    POST: (simulator, body) => {
+      if (!isRecord(body) || typeof body.event !== 'string') {
+        throw new ControlError('body must be {"event": name, "data"?: any}');
+      }
+      try {
+        simulator.emitChange(body.event, body.data ?? {});
+      } catch (error) {
+        throw new ControlError((error as Error).message);
+      }
+      return simulator.getState();
+    },
+  },
   '/_simulator/reset-records': {
     POST: (simulator) => {
       simulator.resetRecords();

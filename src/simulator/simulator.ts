@@ -15,6 +15,8 @@ import {
 } from './guards';
 import { BodyTooLargeError, errorBody, readBody, sendBody, sendJson } from './http';
 import { SlidingWindowRateLimiter } from './rate-limiter';
+import { DEFAULT_STREAM_TIMINGS, EventStreams, type StreamKind } from './streams';
+import { Talker } from './talker';
 import type {
   ErrorFormat,
   LayoutSpelling,
@@ -83,10 +85,14 @@ export class DeviceSimulator {
     logins: 0,
     failedLogins: 0,
     rateLimited: 0,
+    streamConnections: 0,
     requestsByPath: {},
   };
   private readonly pendingTimers = new Set<NodeJS.Timeout>();
   private readonly routes: Record<string, Route>;
+  private readonly talker: Talker;
+  private readonly streams: EventStreams;
+  private readonly streamLimiter: SlidingWindowRateLimiter;
   private closing: Promise<void> | undefined;
 
   private constructor(
@@ -110,13 +116,42 @@ export class DeviceSimulator {
       admin: options.passwords?.admin ?? this.enrollmentCode,
     };
     this.zones = zones;
+    this.talker = new Talker(options.talker ?? 'walk');
+    this.streams = new EventStreams(
+      {
+        soundLocationIntervalMs:
+          options.soundLocationIntervalMs ?? DEFAULT_STREAM_TIMINGS.soundLocationIntervalMs,
+        metricsIntervalMs: options.metricsIntervalMs ?? DEFAULT_STREAM_TIMINGS.metricsIntervalMs,
+        heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULT_STREAM_TIMINGS.heartbeatIntervalMs,
+      },
+      this.talker,
+      () => this.zones,
+    );
+    this.streamLimiter = new SlidingWindowRateLimiter(options.streamConnectionsPerMinute ?? 60);
+    if (options.talkerAt !== undefined) this.talker.place(options.talkerAt);
+    if (options.muted === true) this.streams.setMuted(true);
+    if (options.stallStreams === true) this.streams.setStalled(true);
     this.certificatePem = tls.cert;
     this.fingerprint256 = fingerprintOf(tls.cert);
     this.routes = {
       '/api/v1': { minimumRole: null, methods: { GET: (exchange) => this.describeApi(exchange) } },
       '/api/v1/heartbeat': {
         minimumRole: null,
-        methods: { GET: (exchange) => sendJsonAnswer(exchange, 200, { status: 'ok' }) },
+        methods: {
+          // A stream to a client that asks for one; the plain JSON answer kept for simple checks.
+          GET: (exchange) =>
+            acceptsEventStream(exchange.request)
+              ? this.openStream(exchange, 'heartbeat')
+              : sendJsonAnswer(exchange, 200, { status: 'ok' }),
+        },
+      },
+      '/api/v1/data': {
+        minimumRole: 'general',
+        methods: { GET: (exchange) => this.openStream(exchange, 'data') },
+      },
+      '/api/v1/events': {
+        minimumRole: 'general',
+        methods: { GET: (exchange) => this.openStream(exchange, 'changes') },
       },
       '/api/v1/auth/login': { minimumRole: null, methods: { POST: (exchange) => this.login(exchange) } },
       '/api/v1/room/zones': {
@@ -219,10 +254,68 @@ export class DeviceSimulator {
     this.tokenByAccount.clear();
     this.accountByToken.clear();
     this.rateLimiter.clear();
+    this.streamLimiter.clear();
+    this.streams.drop();
   }
 
+  /** Also announced on every change stream, as a device announces an edit in its management app. */
   setZones(zones: unknown[]): void {
     this.zones = zones;
+    if (this.model === '410') this.streams.emitChange('/api/v1/room/layout', this.layoutBody());
+  }
+
+  /** The talker stands at `point` (mm) and speaks; the scripted walk stops. */
+  placeTalker(point: { x: number; y: number; powerLevel?: number }): void {
+    if (!Number.isFinite(point?.x) || !Number.isFinite(point?.y)) {
+      throw new TypeError('talker position needs finite x and y in mm');
+    }
+    if (point.powerLevel !== undefined && !Number.isFinite(point.powerLevel)) {
+      throw new TypeError('powerLevel must be a finite number');
+    }
+    this.talker.place(point, point.powerLevel);
+  }
+
+  /** Readings go on with nothing heard (powerLevel 0, voiceDetected false). */
+  silenceTalker(): void {
+    this.talker.silence();
+  }
+
+  /** The scripted walk between the zones resumes. */
+  walkTalker(): void {
+    this.talker.walk();
+  }
+
+  /** While muted, soundLocation stops and `error (soundLocation)` (503) comes at once and then repeatedly. */
+  setMuted(muted: boolean): void {
+    this.streams.setMuted(muted === true);
+  }
+
+  /** Breaks every open stream off, as a network drop would. */
+  dropStreams(): void {
+    this.streams.drop();
+  }
+
+  /** Ends every open stream response cleanly. */
+  endStreams(): void {
+    this.streams.end();
+  }
+
+  /** While stalled, streams send headers and then no byte at all. */
+  stallStreams(stalled: boolean): void {
+    this.streams.setStalled(stalled === true);
+  }
+
+  /** A change event on every `/api/v1/events` stream. */
+  emitChange(name: string, data: unknown): void {
+    if (typeof name !== 'string' || name === '' || /[\r\n]/.test(name)) {
+      throw new TypeError('change event name must be one line of text');
+    }
+    this.streams.emitChange(name, data);
+  }
+
+  /** Stream connections open now. */
+  get openStreams(): number {
+    return this.streams.openCount;
   }
 
   setModel(model: SimulatorModel): void {
@@ -266,6 +359,7 @@ export class DeviceSimulator {
     this.counterValues.logins = 0;
     this.counterValues.failedLogins = 0;
     this.counterValues.rateLimited = 0;
+    this.counterValues.streamConnections = 0;
     for (const path of Object.keys(this.counterValues.requestsByPath))
       delete this.counterValues.requestsByPath[path];
   }
@@ -288,6 +382,10 @@ export class DeviceSimulator {
       zones: this.zones,
       fault: this.fault,
       counters: this.counterValues,
+      talker: this.talker.mode,
+      muted: this.streams.muted,
+      streamsStalled: this.streams.stalled,
+      openStreams: this.streams.openCount,
     };
   }
 
@@ -296,6 +394,7 @@ export class DeviceSimulator {
     this.closing ??= new Promise<void>((resolve) => {
       for (const timer of this.pendingTimers) clearTimeout(timer);
       this.pendingTimers.clear();
+      this.streams.close();
       this.server.close(() => resolve());
       this.server.closeAllConnections();
     });
@@ -606,8 +705,12 @@ export class DeviceSimulator {
       this.sendError(exchange, 409, ['Unsupported device type']);
       return;
     }
+    sendJsonAnswer(exchange, 200, this.layoutBody());
+  }
+
+  private layoutBody(): Record<string, unknown> {
     const spelling = this.firmware === 'layout' ? this.layoutSpelling : 'spec';
-    sendJsonAnswer(exchange, 200, {
+    return {
       roomSize: {
         width: SAMPLE_ROOM.maxX - SAMPLE_ROOM.minX,
         depth: SAMPLE_ROOM.maxY - SAMPLE_ROOM.minY,
@@ -619,7 +722,33 @@ export class DeviceSimulator {
       },
       devices: [{ model: this.model, role: 'primary', position: { x: 0, y: 0, z: 2700 } }],
       zones: spellZones(this.zones, spelling),
-    });
+    };
+  }
+
+  /**
+   * An event stream, as real devices serve them: only to a client that asks for `text/event-stream` (404
+   * otherwise), and at most so many connections a minute per client (429 past that).
+   */
+  private openStream(exchange: Exchange, kind: StreamKind): void {
+    const { request } = exchange;
+    if (!acceptsEventStream(request)) {
+      this.sendError(exchange, 404, ['Not found']);
+      return;
+    }
+    const clientId = headerValue(request, `${this.vendor}-Client-Id`) ?? '';
+    if (!this.streamLimiter.tryAcquire(`${request.socket.remoteAddress ?? ''}|${clientId}`)) {
+      this.counterValues.rateLimited += 1;
+      this.sendError(exchange, 429, ['Too many requests']);
+      return;
+    }
+    this.counterValues.streamConnections += 1;
+    exchange.record.status = 200;
+    const query = new URL(request.url ?? '/', 'https://device').searchParams.get('events') ?? '';
+    const requested = query
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== '');
+    this.streams.open(kind, exchange.response, kind === 'data' ? requested : []);
   }
 
   private async patchAudio(exchange: Exchange): Promise<void> {
@@ -674,6 +803,24 @@ function validateOptions(options: SimulatorOptions): void {
   ) {
     throw new TypeError('rateLimitStatus must be 429 or 409');
   }
+  if (options.talker !== undefined && !['walk', 'still', 'off'].includes(options.talker)) {
+    throw new TypeError('talker must be walk, still or off');
+  }
+  const at = options.talkerAt;
+  if (at !== undefined && !(Number.isFinite(at?.x) && Number.isFinite(at?.y))) {
+    throw new TypeError('talkerAt needs finite x and y in mm');
+  }
+  for (const name of [
+    'soundLocationIntervalMs',
+    'metricsIntervalMs',
+    'heartbeatIntervalMs',
+    'streamConnectionsPerMinute',
+  ] as const) {
+    const value = options[name];
+    if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > 2_147_483_647)) {
+      throw new TypeError(`${name} must be a whole number from 1 to 2147483647`);
+    }
+  }
   const port = options.port;
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
     throw new TypeError('port must be an integer from 0 to 65535');
@@ -697,6 +844,10 @@ function guessContentType(body: string): string {
   } catch {
     return 'text/plain; charset=utf-8';
   }
+}
+
+function acceptsEventStream(request: IncomingMessage): boolean {
+  return /\btext\/event-stream\b/i.test(headerValue(request, 'accept') ?? '');
 }
 
 /** Node lower-cases incoming header names, so this compares names case-insensitively. */

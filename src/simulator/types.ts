@@ -42,6 +42,22 @@ export interface SimulatorOptions {
   rateLimitStatus?: 429 | 409;
   /** Shape of every error body. Default 'errors'. */
   errorFormat?: ErrorFormat;
+  /** The simulated talker: `walk` (default) a scripted walk between the zones, `still` where placed, `off` none. */
+  talker?: 'walk' | 'still' | 'off';
+  /** Start with the talker standing and speaking here (mm); implies `talker: 'still'`. */
+  talkerAt?: { x: number; y: number };
+  /** Start with the microphone muted. */
+  muted?: boolean;
+  /** Start with every event stream stalled (headers, then nothing). */
+  stallStreams?: boolean;
+  /** Between two soundLocation events. Default 200. */
+  soundLocationIntervalMs?: number;
+  /** Between two deviceMetrics events (and muted errors). Default 5000. */
+  metricsIntervalMs?: number;
+  /** Between two heartbeat events. Default 5000. */
+  heartbeatIntervalMs?: number;
+  /** Event-stream connections a minute per client before 429. Default 60. */
+  streamConnectionsPerMinute?: number;
   /** Reuse a key and certificate (PEM) instead of making a new self-signed one, e.g. to keep a pinned fingerprint. */
   tls?: { key: string; cert: string };
 }
@@ -83,8 +99,10 @@ export interface SimulatorCounters {
   logins: number;
   /** Logins refused: 401 wrong password or 400 malformed body. */
   failedLogins: number;
-  /** Requests answered with the rate-limit status. */
+  /** Requests answered with the rate-limit status (stream connections past their limit included). */
   rateLimited: number;
+  /** Event-stream connections accepted (data, changes and heartbeat). */
+  streamConnections: number;
   /** Every device request (not `/_simulator/`) by path without query. */
   requestsByPath: Record<string, number>;
 }
@@ -104,4 +122,8 @@ export interface SimulatorState {
   zones: unknown;
   fault: SimulatorFault | null;
   counters: SimulatorCounters;
+  talker: 'walk' | 'still' | 'off';
+  muted: boolean;
+  streamsStalled: boolean;
+  openStreams: number;
 }

@@ -9,7 +9,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import should from 'should';
+import { deviceSettingsProblems } from '../../src/api/settings';
+import { envReferenceName } from '../../src/api/settings-rules';
 import { type DeviceSimulator, sampleZones, startSimulator } from '../../src/simulator';
+import { nodeTypes, paletteTypes } from '../support/node-types';
+import { settingCases } from '../support/settings-table';
 import {
   type Browser,
   cleanUpAll,
@@ -23,18 +27,17 @@ import {
 
 const deviceType = 'conference-audio-device';
 const zonesType = 'conference-audio-zones';
-const ourPaletteTypes: Record<string, string> = {
-  'conference-audio-zones': 'room zones',
-  'conference-audio-request': 'device request',
-  'conference-audio-zone-lookup': 'zone lookup',
-  'conference-audio-events': 'device events',
-  'conference-audio-active-zone': 'active zone',
-};
-const ourTypes = [deviceType, ...Object.keys(ourPaletteTypes)];
+/** Each palette type of package.json's node-red.nodes with its English palette label. */
+const ourPaletteTypes: Record<string, string> = Object.fromEntries(
+  paletteTypes.map((type) => [type, message('en-US', type, 'paletteLabel')]),
+);
+const ourTypes = nodeTypes;
 const packageName: string = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')).name;
 // Passwords that could not turn up in a flow, a message or on screen by accident.
 const devicePassword = 'browser-test-pw-5c1f9e';
 const wrongPassword = 'wrong-pw-7d2e4a';
+/** settings.js's conferenceAudioZonesMinInterval for this session, in seconds. */
+const minIntervalSetting = 2;
 
 function sampleZoneLabels(): string[] {
   return sampleZones().map((zone) => String((zone as { label: unknown }).label));
@@ -248,6 +251,8 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
       waitForTypes: [...ourTypes, 'debug'],
       // Generous: the machine running this is often busy with other builds.
       startTimeoutMs: 60000,
+      // Below the package's 5 s default, as a site with a faster poll would set it in settings.js.
+      settings: { conferenceAudioZonesMinInterval: minIntervalSetting },
     });
     browser = await launchBrowser();
     await browser.page.goto(nodeRed.url);
@@ -629,6 +634,79 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
       );
     });
     should(imported).eql({ clientId: 'node-red', vendor: 'Vendor', timeout: 10, valid: true });
+  });
+
+  it('accepts a polling interval below 5 s in the room zones dialog when settings.js allows it', async () => {
+    const p = page();
+    await placedZonesNode().dblclick();
+    const interval = p.locator('#node-input-interval');
+    await interval.waitFor();
+    should(await textOf(p.locator('#conference-audio-interval-hint'))).match(
+      new RegExp(`\\b${minIntervalSetting}\\b`),
+    );
+    const flagged = async (value: string) => {
+      await interval.fill(value);
+      await interval.dispatchEvent('change');
+      return /\binput-error\b/.test((await interval.getAttribute('class')) ?? '');
+    };
+    should(await flagged('3')).be.false('3 s is allowed by the setting of 2 s');
+    should(await flagged(String(minIntervalSetting))).be.false('the setting itself is allowed');
+    should(await flagged('1')).be.true('1 s is below the setting');
+    should(await flagged('0')).be.false('0 turns polling off');
+    await p.locator('#node-dialog-cancel').click();
+    await interval.waitFor({ state: 'detached' });
+  });
+
+  it("validates the device dialog with the runtime's rules: an environment variable reference passes, an IPv6 zone index is refused with a reason", async () => {
+    // Node-RED's own validation of a node (what marks it invalid on the workspace), one row at a time.
+    const verdicts = await page().evaluate((rows) => {
+      const red = (
+        window as unknown as {
+          RED: {
+            nodes: { getType(type: string): unknown };
+            editor: { validateNode(node: Record<string, unknown>): boolean };
+          };
+        }
+      ).RED;
+      const definition = red.nodes.getType('conference-audio-device');
+      return rows.map((row) => {
+        const node: Record<string, unknown> = {
+          id: 'settings-table',
+          type: 'conference-audio-device',
+          _def: definition,
+          name: '',
+          host: 'device.local',
+          port: 443,
+          account: 'general',
+          clientId: 'node-red',
+          vendor: 'Vendor',
+          tls: row.tlsMode ?? 'pin',
+          fingerprint: '',
+          ca: '',
+          timeout: 10,
+          [row.property]: row.value,
+        };
+        const valid = red.editor.validateNode(node);
+        return valid ? true : (node.validationErrors as string[]).join('; ');
+      });
+    }, settingCases);
+    settingCases.forEach((row, index) => {
+      const verdict = verdicts[index];
+      should(verdict === true).equal(row.valid, `${row.property} ${JSON.stringify(row.value)}: ${verdict}`);
+      const runtimeProblems = deviceSettingsProblems({
+        host: 'device.local',
+        tls: row.tlsMode,
+        [row.property]: row.value,
+      });
+      if (envReferenceName(row.value) === undefined) {
+        should(runtimeProblems.some((problem) => problem.property === row.property)).equal(!row.valid);
+      }
+    });
+    const zoneIndex = verdicts[settingCases.findIndex((row) => row.value === 'fe80::1%eth0')];
+    should(zoneIndex)
+      .be.a.String()
+      .and.match(/%eth0/)
+      .and.not.match(/errors\./);
   });
 
   it('runs the whole session without a script error, console error or failed request in the editor', () => {

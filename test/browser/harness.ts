@@ -31,6 +31,8 @@ export interface NodeRedOptions {
   /** Node types the test needs before it opens the editor. */
   waitForTypes: string[];
   startTimeoutMs?: number;
+  /** More of settings.js (the package's own settings, such as conferenceAudioZonesMinInterval). */
+  settings?: Record<string, unknown>;
 }
 
 async function listedTypes(nodeRed: NodeRedProcess): Promise<Set<string>> {
@@ -58,7 +60,7 @@ export async function startNodeRed(options: NodeRedOptions): Promise<NodeRed> {
       redJs: nodeRedScript,
       userDir,
       // Offline (no catalogue, no telemetry question over the workspace) by launchNodeRed's defaults.
-      settings: { nodesDir: [projectRoot] },
+      settings: { nodesDir: [projectRoot], ...options.settings },
       isReady: async (nodeRed) => {
         const types = await listedTypes(nodeRed);
         return options.waitForTypes.every((type) => types.has(type));

@@ -12,6 +12,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import should from 'should';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
 import type { NodeRedProcess } from '../support/node-red-process';
+import { nodeTypes } from '../support/node-types';
 import { probeUntil } from '../support/wait';
 import { findElements, parseStrictXml, textContent } from '../zones/xml';
 import {
@@ -49,12 +50,7 @@ const demo = require('../../scripts/start.js') as {
   buildDemoFlows(examples: Example[], target: DemoTarget): FlowNode[];
 };
 
-const OUR_TYPES = [
-  'conference-audio-device',
-  'conference-audio-zones',
-  'conference-audio-request',
-  'conference-audio-zone-lookup',
-];
+const OUR_TYPES = nodeTypes;
 const ROOM_TOPIC = 'rooms/demo-room/zones';
 
 interface ZoneLike {

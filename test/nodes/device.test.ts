@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import should from 'should';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
+import { ENV_PORT, envReference } from '../support/settings-table';
 import { shownStatusText } from '../support/status-text';
 import {
   allLogText,
@@ -121,6 +122,42 @@ describe('device config node (conference-audio-device)', () => {
     should((failed.messages[0].error as { code: string }).code).equal('INVALID_CONFIG');
     const statuses = (helper.getNode('n-a').status as unknown as { args: Array<[{ text?: string }]> }).args;
     should(statuses.map(([s]) => shownStatusText(s.text ?? ''))).containEql('invalid configuration');
+  });
+
+  describe('with environment variable references, substituted by Node-RED when the flow starts', () => {
+    afterEach(() => {
+      delete process.env[ENV_PORT];
+    });
+
+    it('connects to the port an environment variable names', async () => {
+      process.env[ENV_PORT] = String(sim.port);
+      await helper.load(
+        nodeModules(),
+        [tab, { ...deviceConfig(sim), port: envReference(ENV_PORT) }, requestNode('n-a'), outNode],
+        { device: { password: PASSWORD } },
+      );
+      const out = counter(helper.getNode('out'));
+      helper.getNode('n-a').receive({});
+      await until(() => out.count === 1, 'the answer');
+      should(out.messages[0].statusCode).equal(200);
+    });
+
+    it('fails with INVALID_CONFIG naming the port and the variable when it is not set', async () => {
+      await helper.load(nodeModules(catchModule), [
+        tab,
+        { ...deviceConfig(sim), port: envReference(ENV_PORT) },
+        requestNode('n-a'),
+        outNode,
+        { id: 'n-catch', type: 'catch', z: 'f1', scope: ['n-a'], uncaught: false, wires: [['failed']] },
+        { id: 'failed', type: 'helper', z: 'f1' },
+      ]);
+      const failed = counter(helper.getNode('failed'));
+      helper.getNode('n-a').receive({});
+      await until(() => failed.count === 1, 'the caught error');
+      const error = failed.messages[0].error as { code: string; message: string };
+      should(error.code).equal('INVALID_CONFIG');
+      should(error.message).match(new RegExp(`Port .*${ENV_PORT} is not set`));
+    });
   });
 
   it('logs a fingerprint pinned on first use once, so the user can copy it', async () => {

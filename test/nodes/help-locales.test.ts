@@ -1,17 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import should from 'should';
+import { nodeTypes } from '../support/node-types';
 
 const localesDir = path.join(__dirname, '..', '..', 'nodes', 'locales');
 const SOURCE_LOCALE = 'en-US';
-const TYPES = [
-  'conference-audio-device',
-  'conference-audio-zones',
-  'conference-audio-request',
-  'conference-audio-zone-lookup',
-  'conference-audio-events',
-  'conference-audio-active-zone',
-];
+const TYPES = nodeTypes;
 
 interface HelpProperty {
   name: string;

@@ -1,6 +1,6 @@
 import should from 'should';
+import { deviceSettingsFromProperties } from '../../src/api/settings';
 import { DeviceError } from '../../src/errors';
-import { readDeviceSettings } from '../../src/nodes/lib/device-settings';
 import { readPoint } from '../../src/nodes/lib/point';
 import { Poller } from '../../src/nodes/lib/poller';
 import { SingleFlight } from '../../src/nodes/lib/single-flight';
@@ -176,9 +176,9 @@ describe('nodes/lib', () => {
     }
   });
 
-  describe('readDeviceSettings', () => {
+  describe('deviceSettingsFromProperties', () => {
     it('fills in the defaults: port 443, general, node-red, Vendor, pin (trust on first use), 10 s', () => {
-      should(readDeviceSettings({ host: ' 192.168.1.50 ' })).eql({
+      should(deviceSettingsFromProperties({ host: ' 192.168.1.50 ' })).eql({
         host: '192.168.1.50',
         port: 443,
         account: 'general',
@@ -190,7 +190,7 @@ describe('nodes/lib', () => {
     });
 
     it('reads numbers stored as strings and normalises the fingerprint', () => {
-      const settings = readDeviceSettings({
+      const settings = deviceSettingsFromProperties({
         host: 'fe80::1',
         port: '8443',
         timeout: '2.5',
@@ -203,24 +203,24 @@ describe('nodes/lib', () => {
     });
 
     it('refuses an empty host', () =>
-      expectInvalidConfig(() => readDeviceSettings({ host: ' ' }), /Host is empty/));
+      expectInvalidConfig(() => deviceSettingsFromProperties({ host: ' ' }), /Host is empty/));
     it('refuses a host with a scheme', () =>
-      expectInvalidConfig(() => readDeviceSettings({ host: 'https://device' }), /./));
+      expectInvalidConfig(() => deviceSettingsFromProperties({ host: 'https://device' }), /./));
     it('refuses port 0 and 65536', () => {
-      expectInvalidConfig(() => readDeviceSettings({ host: 'a', port: 0 }), /1 to 65535/);
-      expectInvalidConfig(() => readDeviceSettings({ host: 'a', port: 65536 }), /1 to 65535/);
+      expectInvalidConfig(() => deviceSettingsFromProperties({ host: 'a', port: 0 }), /1 to 65535/);
+      expectInvalidConfig(() => deviceSettingsFromProperties({ host: 'a', port: 65536 }), /1 to 65535/);
     });
     it('refuses a timeout of 0', () =>
-      expectInvalidConfig(() => readDeviceSettings({ host: 'a', timeout: 0 }), /more than 0/));
+      expectInvalidConfig(() => deviceSettingsFromProperties({ host: 'a', timeout: 0 }), /more than 0/));
     it('refuses an account other than general or admin', () =>
-      expectInvalidConfig(() => readDeviceSettings({ host: 'a', account: 'Admin' }), /general/));
+      expectInvalidConfig(() => deviceSettingsFromProperties({ host: 'a', account: 'Admin' }), /general/));
     it('refuses a short fingerprint', () =>
       expectInvalidConfig(
-        () => readDeviceSettings({ host: 'a', tls: 'pin', fingerprint: 'AB:CD' }),
+        () => deviceSettingsFromProperties({ host: 'a', tls: 'pin', fingerprint: 'AB:CD' }),
         /64 hex/,
       ));
     it('refuses CA mode without a PEM', () =>
-      expectInvalidConfig(() => readDeviceSettings({ host: 'a', tls: 'ca', ca: 'nope' }), /PEM/));
+      expectInvalidConfig(() => deviceSettingsFromProperties({ host: 'a', tls: 'ca', ca: 'nope' }), /PEM/));
   });
 
   describe('connectionStatus', () => {

@@ -1,16 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import should from 'should';
+import { nodeTypes, paletteTypes } from '../support/node-types';
 
 const root = path.join(__dirname, '..', '..');
-const TYPES = [
-  'conference-audio-device',
-  'conference-audio-zones',
-  'conference-audio-request',
-  'conference-audio-zone-lookup',
-  'conference-audio-events',
-  'conference-audio-active-zone',
-];
+const TYPES = nodeTypes;
 
 type Catalogue = { [key: string]: string | Catalogue };
 
@@ -69,6 +63,6 @@ describe('node catalogues (nodes/locales)', () => {
 
   it('has an icon for every node with a palette entry', () => {
     const icons = readdirSync(path.join(root, 'icons'));
-    for (const type of TYPES.slice(1)) should(icons).containEql(`${type}.svg`);
+    for (const type of paletteTypes) should(icons).containEql(`${type}.svg`);
   });
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import should from 'should';
 import type { ConnectionState } from '../../src/api/types';
 import { connectionStatus, invalidConfigStatus, PACKAGE_NAME, statusText } from '../../src/nodes/lib/status';
+import { paletteTypes } from '../support/node-types';
 import { shownStatusText } from '../support/status-text';
 
 const zonesRead = (count: number) =>
@@ -66,11 +67,7 @@ describe('status texts', () => {
   });
 
   it('has "no device" in the catalogue of every node type that shows it', () => {
-    for (const type of [
-      'conference-audio-zones',
-      'conference-audio-request',
-      'conference-audio-zone-lookup',
-    ]) {
+    for (const type of paletteTypes) {
       should(shownStatusText(statusText(type, 'status.noDevice'))).equal('no device');
       should(shownStatusText(statusText(type, 'status.noDevice'), 'de')).equal('kein Gerät');
     }

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NodeAPI } from 'node-red';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
+import { nodeSourceFile, nodeTypes } from '../support/node-types';
 import { shownStatusText } from '../support/status-text';
 import { until } from '../support/wait';
 
@@ -63,12 +64,8 @@ export function requireFromRuntime<T>(id: string): T {
 export const helper: TestHelper = require('node-red-node-test-helper');
 helper.init(runtimeEntry);
 
-const deviceModule: NodeModule = require('../../src/nodes/conference-audio-device');
-const zonesModule: NodeModule = require('../../src/nodes/conference-audio-zones');
-const requestModule: NodeModule = require('../../src/nodes/conference-audio-request');
-const lookupModule: NodeModule = require('../../src/nodes/conference-audio-zone-lookup');
-const eventsModule: NodeModule = require('../../src/nodes/conference-audio-events');
-const activeZoneModule: NodeModule = require('../../src/nodes/conference-audio-active-zone');
+/** Every node type's module, from the source of what package.json's node-red.nodes lists. */
+const packageModules: NodeModule[] = nodeTypes.map((type) => require(nodeSourceFile(type)) as NodeModule);
 
 /**
  * The helper hands nodes `RED._ = key => key`. Our catalogues' keys all start
@@ -110,9 +107,7 @@ function withCatalogue(module: NodeModule): NodeModule {
 
 /** Every node module of the package, English texts, plus any core nodes (join, catch) a test adds. */
 export function nodeModules(...extra: NodeModule[]): NodeModule[] {
-  return [deviceModule, zonesModule, requestModule, lookupModule, eventsModule, activeZoneModule]
-    .map(withCatalogue)
-    .concat(extra);
+  return packageModules.map(withCatalogue).concat(extra);
 }
 
 export const joinModule = requireFromRuntime<NodeModule>('@node-red/nodes/core/sequence/17-split.js');

@@ -108,7 +108,35 @@ describe('simulator: command line', () => {
       });
     });
 
+    it('turns the live-stream flags into options', () => {
+      const parsed = parseCliArguments([
+        '--talker=still',
+        '--talker-at=-1200,3400',
+        '--muted',
+        '--stall-streams',
+        '--sound-location-interval=50',
+        '--metrics-interval=1000',
+        '--stream-limit=10',
+      ]);
+      should(parsed).eql({
+        kind: 'run',
+        options: {
+          port: 8443,
+          talker: 'still',
+          talkerAt: { x: -1200, y: 3400 },
+          muted: true,
+          stallStreams: true,
+          soundLocationIntervalMs: 50,
+          metricsIntervalMs: 1000,
+          streamConnectionsPerMinute: 10,
+        },
+      });
+    });
+
     const badFlags: [string[], RegExp][] = [
+      [['--talker', 'run'], /--talker must be walk, still or off/],
+      [['--talker-at', '12'], /--talker-at must be two numbers/],
+      [['--stream-limit', '0'], /--stream-limit must be a whole number/],
       [['--colour'], /colour/],
       [['--port', 'https'], /--port must be a number/],
       [['--port', '70000'], /--port must be a number/],

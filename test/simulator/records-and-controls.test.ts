@@ -61,7 +61,13 @@ describe('simulator: request log, counters and control endpoints', () => {
       await caller.call('POST', '/api/v1/auth/login', { body: { account: 'general', password: 'wrong' } });
       simulator.resetRecords();
       simulator.requests.should.be.empty();
-      simulator.counters.should.eql({ logins: 0, failedLogins: 0, rateLimited: 0, requestsByPath: {} });
+      simulator.counters.should.eql({
+        logins: 0,
+        failedLogins: 0,
+        rateLimited: 0,
+        streamConnections: 0,
+        requestsByPath: {},
+      });
     });
   });
 

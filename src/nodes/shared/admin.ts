@@ -1,15 +1,15 @@
 import type { NodeAPI } from 'node-red';
 import { DeviceClient, readCertificateFingerprint } from '../../api';
+import {
+  type DeviceSettingsInput,
+  deviceSettingsFromProperties,
+  portFromProperty,
+  timeoutMsFromProperty,
+} from '../../api/settings';
 import type { DeviceClientOptions } from '../../api/types';
 import { DeviceError, isDeviceError } from '../../errors';
 import { renderZoneMap } from '../../zones';
 import type { ZoneReadResult } from '../../zones/types';
-import {
-  type DeviceSettingsInput,
-  readDeviceSettings,
-  readPort,
-  readTimeoutMs,
-} from '../lib/device-settings';
 import { findDevice } from './device';
 
 /** What the editor sends for a password field the user did not change. */
@@ -82,7 +82,7 @@ function passwordFor(
 }
 
 function throwawayOptions(RED: NodeAPI, body: Record<string, unknown>): DeviceClientOptions {
-  const settings = readDeviceSettings(body as DeviceSettingsInput);
+  const settings = deviceSettingsFromProperties(body as DeviceSettingsInput);
   return { ...settings, password: passwordFor(RED, body, settings) };
 }
 
@@ -152,8 +152,8 @@ async function readCertificate(RED: NodeAPI, raw: unknown) {
       throw new DeviceError('INVALID_CONFIG', 'Host is empty: enter the device IP address or host name');
     const certificate = await readCertificateFingerprint(
       host,
-      readPort(body.port),
-      readTimeoutMs(body.timeout),
+      portFromProperty(body.port),
+      timeoutMsFromProperty(body.timeout),
     );
     return { ok: true as const, ...certificate };
   } catch (error) {
