@@ -15,6 +15,7 @@ import { RequestLimiter } from './limiter';
 import { readRoomZones } from './room-zones';
 import { type Backoff, resolveClientSettings } from './settings';
 import { isHeaderValue } from './settings-rules';
+import { EventStream, type EventStreamOptions, StreamConnectBudget, type StreamResponse } from './streams';
 import { createPinningConnector } from './tls';
 import type {
   Account,
@@ -104,6 +105,8 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
   readonly #pinnedFingerprint: () => string | undefined;
   readonly #inFlightGets = new Map<string, Promise<DeviceResponse>>();
   readonly #activeRequests = new Set<RequestAbort>();
+  readonly #streamConnects: StreamConnectBudget;
+  readonly #eventStreams = new Set<EventStream>();
 
   constructor(options: DeviceClientOptions) {
     super();
@@ -146,9 +149,11 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
       this.#pinnedFingerprint = () => undefined;
     }
     this.#limiter = new RequestLimiter(maxRequestsPerMinute, MINUTE_MS);
+    this.#streamConnects = new StreamConnectBudget(settings.maxStreamConnectsPerMinute);
     this.#pool = new Pool(this.baseUrl, {
       connect,
-      connections: 4,
+      // Two of them may be held by the data and change streams; four stay for requests.
+      connections: 6,
       headersTimeout: this.#timeoutMs,
       bodyTimeout: this.#timeoutMs,
     });
@@ -207,15 +212,142 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
     return readRoomZones(this);
   }
 
+  /**
+   * A device event stream on `path` (for example `/api/v1/events`) that reconnects by itself; it opens on
+   * `start()`. Every stream of this client shares its session, TLS settings, headers and connection budget.
+   */
+  eventStream(path: string, options: EventStreamOptions = {}): EventStream {
+    this.#assertOpen();
+    const apiPath = validateApiPath(path);
+    const stream = new EventStream(
+      apiPath,
+      {
+        open: (signal) => this.openStream(apiPath, { signal }),
+        reserveConnect: () => this.#streamConnects.reserve(),
+      },
+      options,
+    );
+    this.#eventStreams.add(stream);
+    stream.on('state', (state) => {
+      if (state === 'closed') this.#eventStreams.delete(stream);
+    });
+    return stream;
+  }
+
+  /**
+   * One long-lived GET with `Accept: text/event-stream`, logged in as every request is (one fresh login
+   * and one retry after a 401). Only the connection and the headers have a timeout; the body is the
+   * caller's to read and to end through `signal`.
+   */
+  async openStream(path: string, options: { signal: AbortSignal }): Promise<StreamResponse> {
+    try {
+      this.#assertOpen();
+      const apiPath = validateApiPath(path);
+      let token = this.#authParameters ?? (await this.#ensureToken());
+      let response = await this.#openStreamOnce(apiPath, token, options.signal);
+      if (response.statusCode === 401) {
+        await this.#readShort(response);
+        this.#forgetToken(token);
+        token = await this.#ensureToken();
+        response = await this.#openStreamOnce(apiPath, token, options.signal);
+      }
+      const headers = flattenHeaders(response.headers);
+      const contentType = headers['content-type'] ?? '';
+      if (!isSuccess(response.statusCode)) {
+        const answer: Answer = {
+          statusCode: response.statusCode,
+          headers,
+          contentType,
+          text: await this.#readShort(response),
+        };
+        if (answer.statusCode === 401) {
+          this.#forgetToken(token);
+          const error = new DeviceError(
+            'AUTH_FAILED',
+            `The device refused account '${this.account}' for the event stream ${apiPath} even right after a fresh login (HTTP 401)`,
+            { statusCode: 401 },
+          );
+          this.#setState('auth_failed', error);
+          throw error;
+        }
+        this.#checkRateLimit('GET', apiPath, answer);
+        this.#setState('connected');
+        throw errorFromStatus(
+          'GET',
+          apiPath,
+          answer.statusCode,
+          this.#redact(deviceMessageFrom(answer.text, answer.contentType)),
+          this.account,
+        );
+      }
+      if (!/^text\/event-stream\b/i.test(contentType)) {
+        discard(response.body);
+        throw new DeviceError(
+          'BAD_RESPONSE',
+          `The device answered GET ${apiPath} with ${contentType || 'no content type'}, not an event stream`,
+          { statusCode: response.statusCode },
+        );
+      }
+      this.#setState('connected');
+      return { statusCode: response.statusCode, headers, body: response.body };
+    } catch (error) {
+      throw this.#asDeviceError(error);
+    }
+  }
+
+  async #openStreamOnce(path: string, token: string, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+    if (!this.#limiter.tryAcquire()) await this.#limiter.acquire(signal);
+    this.#assertOpen();
+    const headers: Record<string, string> = Object.assign({}, this.#clientHeaders, {
+      accept: 'text/event-stream',
+      authorization: `${this.vendor} ${token}`,
+    });
+    try {
+      return await this.#pool.request({
+        method: 'GET',
+        path,
+        headers,
+        signal,
+        headersTimeout: this.#timeoutMs,
+        // The stream has no end; a silent one is the EventStream's idle timeout to judge.
+        bodyTimeout: 0,
+      });
+    } catch (error) {
+      throw this.#transportError(error, false, signal);
+    }
+  }
+
+  /** At most 64 KiB of an error answer: enough for any message, and a stream never ends by itself. */
+  async #readShort(response: Dispatcher.ResponseData): Promise<string> {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    try {
+      for await (const chunk of response.body) {
+        const buffer = chunk as Buffer;
+        chunks.push(buffer);
+        received += buffer.length;
+        if (received > 64 * 1024) break;
+      }
+    } catch {
+      // What arrived is enough to name the error.
+    } finally {
+      discard(response.body);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
   /** Frees every socket and timer; queued and later calls reject with CLOSED. */
   close(): Promise<void> {
     if (this.#closing !== undefined) return this.#closing;
     this.#closed = true;
     this.#limiter.close();
+    const streams = [...this.#eventStreams].map((stream) => stream.close());
     for (const controller of this.#activeRequests) controller.abort();
     this.#authParameters = undefined;
     this.#password = '';
-    this.#closing = this.#pool.destroy().catch(() => undefined);
+    this.#closing = Promise.all(streams)
+      .then(() => this.#pool.destroy())
+      .catch(() => undefined);
     return this.#closing;
   }
 
@@ -523,6 +655,12 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
   #redact(text: string | undefined): string | undefined {
     return text === undefined ? undefined : redact(text, this.#secrets());
   }
+}
+
+/** Stops reading a body; undici reports that as an error that nobody needs to hear. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 function encodeBody(body: unknown): string | undefined {

@@ -2,6 +2,15 @@ export { DeviceError, type DeviceErrorCode, isDeviceError } from '../errors';
 export { DeviceClient, type DeviceClientEvents, LOGIN_PATH } from './client';
 export { deviceMessageFrom } from './errors';
 export { LAYOUT_PATH, readRoomZones, ZONES_PATH } from './room-zones';
+export {
+  type DeviceEvent,
+  EventStream,
+  type EventStreamEvents,
+  type EventStreamOptions,
+  type StreamResponse,
+  type StreamState,
+  type StreamStateDetail,
+} from './streams';
 export { normaliseFingerprint, readCertificateFingerprint } from './tls';
 export type {
   Account,

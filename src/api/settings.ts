@@ -62,6 +62,8 @@ export interface ResolvedClientSettings extends DeviceSettings {
   password: string;
   clientVersion: string;
   maxRequestsPerMinute: number;
+  /** New event-stream connections in any minute, across all streams of the client. */
+  maxStreamConnectsPerMinute: number;
   loginBackoff: Backoff;
   rateLimitBackoff: Backoff;
 }
@@ -73,6 +75,8 @@ export interface Backoff {
 
 export const CLIENT_DEFAULTS = {
   maxRequestsPerMinute: 300,
+  // The device allows about 60 stream connections a minute per client and answers 429 past them.
+  maxStreamConnectsPerMinute: 60,
   loginBackoff: { initialMs: 1000, maxMs: 60_000 },
   rateLimitBackoff: { initialMs: 1000, maxMs: 60_000 },
 } as const;
@@ -251,6 +255,12 @@ export function resolveClientSettings(options: DeviceClientOptions): ResolvedCli
       'maxRequestsPerMinute',
       options.maxRequestsPerMinute,
       CLIENT_DEFAULTS.maxRequestsPerMinute,
+      { integer: true },
+    ),
+    maxStreamConnectsPerMinute: positive(
+      'maxStreamConnectsPerMinute',
+      options.maxStreamConnectsPerMinute,
+      CLIENT_DEFAULTS.maxStreamConnectsPerMinute,
       { integer: true },
     ),
     loginBackoff: backoff('loginBackoff', options.loginBackoff, CLIENT_DEFAULTS.loginBackoff),

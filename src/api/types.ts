@@ -41,6 +41,8 @@ export interface DeviceClientOptions {
    * allows about 600): 30 at once, then one every 0.22 s.
    */
   maxRequestsPerMinute?: number;
+  /** New event-stream connections in any minute, across all streams of this client. Default 60 (the device's limit). */
+  maxStreamConnectsPerMinute?: number;
   /** Backoff after a refused login: first delay and cap. Defaults 1000 and 60000. */
   loginBackoff?: { initialMs?: number; maxMs?: number };
   /** Pause before the next request after a rate-limit answer (429, or 409 "Too many requests"): first delay and cap, doubling. Defaults 1000 and 60000. */

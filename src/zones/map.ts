@@ -43,9 +43,16 @@ export function escapeXml(text: string): string {
     .replace(/'/g, '&apos;');
 }
 
-/** Fixed precision so the same input always gives the same text, and -0 never shows. */
+/** Far outside any picture, yet small enough that every SVG renderer reads it as a plain number. */
+const DRAWN_LIMIT = 1e7;
+
+/**
+ * Fixed precision so the same input always gives the same text, and -0 never shows. Clamped, so that no
+ * geometry a device sends can put Infinity, NaN or an exponent into the SVG.
+ */
 function num(value: number): string {
-  const rounded = Math.round(value * 100) / 100;
+  const clamped = Number.isFinite(value) ? Math.max(-DRAWN_LIMIT, Math.min(DRAWN_LIMIT, value)) : 0;
+  const rounded = Math.round(clamped * 100) / 100;
   return rounded === 0 ? '0' : String(rounded);
 }
 

@@ -1,5 +1,6 @@
 import { DeviceError } from '../errors';
 import { readCameraInputs, withCameraInputs } from './camera-inputs';
+import { zoneGeometry } from './geometry';
 import type { Point, Zone, ZoneReadResult, ZoneSource, ZoneWarning } from './types';
 import { validateZones } from './validate';
 
@@ -87,13 +88,38 @@ class ZoneReader {
     /** Builds the error for zones that cannot be read: the device's BAD_RESPONSE or a flow's INVALID_INPUT. */
     private readonly unreadableBecause: (reason: string) => DeviceError,
     private readonly arrayPath: string,
+    /** The code of the warning for a zone that is left out: whose fault it is, the device's or the flow's. */
+    private readonly leftOutCode: 'BAD_RESPONSE' | 'INVALID_INPUT',
   ) {}
 
   readAll(value: unknown): Zone[] {
     if (!Array.isArray(value)) {
       throw this.unreadableBecause(`${this.arrayPath} is ${describeValue(value)}, not an array`);
     }
-    return value.map((raw, index) => this.readZone(raw, index));
+    const zones: Zone[] = [];
+    value.forEach((raw, index) => {
+      const zone = this.readZone(raw, index);
+      if (this.#hasComputableGeometry(zone, index)) zones.push(zone);
+    });
+    return zones;
+  }
+
+  /**
+   * Corners of 1e308 mm are finite numbers, yet the zone's width, centre or area are not: such a zone
+   * would put Infinity into every message and map. It is left out with a warning, the others are kept.
+   */
+  #hasComputableGeometry(zone: Zone, index: number): boolean {
+    const geometry = zoneGeometry(zone);
+    const derived = [geometry.width, geometry.height, geometry.centre.x, geometry.centre.y, geometry.area];
+    if (derived.every(Number.isFinite)) return true;
+    this.warnings.push({
+      code: this.leftOutCode,
+      message:
+        `${this.arrayPath}[${index}]${zone.id === '' ? '' : ` (id ${zone.id})`} left out: its corners are so far ` +
+        'apart that its size cannot be computed (not a finite number of millimetres)',
+      ...(zone.id === '' ? {} : { zoneIds: [zone.id] }),
+    });
+    return false;
   }
 
   private fail(reason: string): never {
@@ -195,7 +221,7 @@ class ZoneReader {
 }
 
 function readResult(zonesValue: unknown, arrayPath: string, source: ZoneSource): ZoneReadResult {
-  const reader = new ZoneReader((reason) => unreadable(source, reason), arrayPath);
+  const reader = new ZoneReader((reason) => unreadable(source, reason), arrayPath, 'BAD_RESPONSE');
   const zones = reader.readAll(zonesValue);
   return { zones, warnings: [...reader.warnings, ...validateZones(zones)], source };
 }
@@ -241,7 +267,11 @@ export function parseZoneList(
   value: unknown,
   arrayPath = 'zones',
 ): { zones: Zone[]; warnings: ZoneWarning[] } {
-  const reader = new ZoneReader((reason) => new DeviceError('INVALID_INPUT', reason), arrayPath);
+  const reader = new ZoneReader(
+    (reason) => new DeviceError('INVALID_INPUT', reason),
+    arrayPath,
+    'INVALID_INPUT',
+  );
   const zones = reader.readAll(value);
   return { zones, warnings: [...reader.warnings, ...validateZones(zones)] };
 }

@@ -38,7 +38,10 @@ export type ZoneWarningCode =
   | 'OVERLAPPING_ZONES'
   | 'DUPLICATE_ID'
   | 'UNKNOWN_TYPE'
-  | 'MISSING_FIELD';
+  | 'MISSING_FIELD'
+  /** A zone left out: its geometry cannot be computed (a device's answer: BAD_RESPONSE; a flow's: INVALID_INPUT). */
+  | 'BAD_RESPONSE'
+  | 'INVALID_INPUT';
 
 export interface ZoneWarning {
   code: ZoneWarningCode;

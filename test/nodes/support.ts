@@ -43,6 +43,12 @@ export interface TestHelper {
     credentials?: Record<string, Record<string, string>>,
   ): Promise<void>;
   unload(): Promise<void>;
+  /** Deploys another flow into the loaded runtime ('full': every node closed and started again). */
+  setFlows(
+    flow: Record<string, unknown>[],
+    type: 'full' | 'flows' | 'nodes',
+    credentials?: Record<string, Record<string, string>>,
+  ): Promise<void>;
   getNode(id: string): TestNode;
   startServer(): Promise<void>;
   stopServer(): Promise<void>;
@@ -98,8 +104,17 @@ export function translatorFor(locale: string): Translate {
 
 export const translate: Translate = translatorFor('en-US');
 
+let loadedNodeApi: NodeAPI | undefined;
+
+/** The node API (RED) the last helper.load handed the package's modules: its public events and hooks. */
+export function nodeApi(): NodeAPI {
+  if (loadedNodeApi === undefined) throw new Error('no flow loaded yet: call helper.load first');
+  return loadedNodeApi;
+}
+
 function withCatalogue(module: NodeModule): NodeModule {
   return (RED) => {
+    loadedNodeApi = RED;
     (RED as { _: typeof translate })._ = translate;
     module(RED);
   };

@@ -22,6 +22,7 @@ import {
 import { type ReliabilityHarness, useReliabilityHarness } from './harness';
 import {
   activeResources,
+  anchorNode,
   catchAll,
   type DoneLog,
   forgetCallHistory,
@@ -62,6 +63,7 @@ function flowFor(sim: DeviceSimulator, zonesExtra: Record<string, unknown> = {})
       z: 'f1',
     })),
     ...catchAll([ZONES, REQUEST, LOOKUP]),
+    anchorNode,
   ];
 }
 
@@ -231,7 +233,7 @@ describe('reliability: load', function () {
     sim.setFault({ kind: 'latency', ms: 2000, path: SLOW_PATH });
     // The baseline: the runtime with an empty flow, after a first deploy of the nodes under test.
     await helper.load(nodeModules(catchModule), flowFor(sim), structuredClone(credentials));
-    await fullDeploy([tab], credentials);
+    await fullDeploy([tab, anchorNode], credentials);
     forgetCallHistory();
     await fullGc();
     const emitters = () => ({ process, 'RED.events': runtimeEvents() });
@@ -289,7 +291,7 @@ describe('reliability: load', function () {
     }
 
     // Every input completed exactly once: answered, or refused with CLOSED when its flow stopped.
-    await fullDeploy([tab], credentials);
+    await fullDeploy([tab, anchorNode], credentials);
     for (const id of [ZONES, REQUEST, LOOKUP]) {
       should(done.settled(id)).equal(sent[id], `done() calls of ${id}`);
       should(done.codes(id).filter((code) => code !== 'CLOSED')).eql([], `errors of ${id}`);
@@ -309,7 +311,10 @@ describe('reliability: load', function () {
 
     await fullGc();
     const alive = left.filter((entry) => entry.ref.deref() !== undefined).map((entry) => entry.what);
-    should(alive).eql([], 'objects of old deploys still in memory');
+    should(alive).eql(
+      [],
+      `objects of old deploys still in memory: ${alive.slice(0, 8).join(', ')} (${alive.length})`,
+    );
     // Past the warm-up (compiled code, caches filled on first use), the heap after a full collection stays
     // level. The measured growth from deploy 25 to 100 is well under 1 MB; a leak of one deploy's nodes and
     // client (tens of kB) per redeploy would pass 2 MB. The weak references above are the exact check.

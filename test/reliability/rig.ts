@@ -1,13 +1,15 @@
 /**
  * Plumbing for the bad-input and load tests: every done() call per node, the Catch errors per node, every
- * request that reaches the simulator, and the values of every wrong type a message property can hold.
+ * request that reaches the simulator, the values of every wrong type a message property can hold, and
+ * full redeploys. Only public interfaces of the test helper (helper.load/setFlows/getNode/log, its spies
+ * on node methods) and of Node-RED's node API (RED.events, hooks); no private state is patched.
  */
 import type { Server } from 'node:https';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import should from 'should';
 import type { DeviceSimulator } from '../../src/simulator';
-import { counter, helper, requireFromRuntime, type TestNode } from '../nodes/support';
+import { counter, helper, nodeApi, requireFromRuntime, type TestNode } from '../nodes/support';
 
 export type Counter = ReturnType<typeof counter>;
 
@@ -178,45 +180,48 @@ export function assertNoPrototypePollution(): void {
 // ---------------------------------------------------------------------------------------------------------
 // Redeploys and what they leave behind.
 
-interface RuntimeInternals {
-  _redNodes: {
-    setFlows(flow: unknown[], credentials: unknown, type: 'full'): Promise<unknown>;
-  };
-  _events: NodeJS.EventEmitter;
-  _sandbox: { resetHistory(): void };
-}
-
-function runtime(): RuntimeInternals {
-  return helper as unknown as RuntimeInternals;
-}
+/** The node methods the test helper turns into sinon spies (its README lists them). */
+const SPIED_METHODS = ['log', 'status', 'warn', 'error', 'debug', 'trace', 'send'] as const;
 
 /**
- * A full deploy through the runtime, as the editor's Deploy button makes it: every node of the old flow is
- * closed, then the new flow starts. Resolves once it has started (the helper's own setFlows gives the start
- * only 300 ms, too little on a busy machine).
+ * A helper node kept in every flow the redeploy test deploys, even the "empty" one: a node of the
+ * current flow is how the helper's spies (and so their call records) are reached. Wired (to itself;
+ * it never sends) because an unwired node gets a no-op `send` instead of the spied one.
+ */
+export const anchorNode = { id: 'rig-anchor', type: 'helper', z: 'f1', wires: [['rig-anchor']] };
+
+/**
+ * A full deploy, as the editor's Deploy button makes it: every node of the old flow is closed, then the
+ * new flow starts. Resolves once it has started. helper.setFlows gives the start 300 ms and then
+ * rejects, too little on a busy machine: the runtime's `flows:started` event (RED.events) decides here.
  */
 export async function fullDeploy(
   flow: Record<string, unknown>[],
   credentials: Record<string, Record<string, string>>,
 ): Promise<void> {
-  const events = runtime()._events;
-  const started = new Promise<void>((resolve) => events.once('flows:started', () => resolve()));
+  const started = new Promise<void>((resolve) => runtimeEvents().once('flows:started', () => resolve()));
   // A copy: the runtime may adopt the object as its credential store and delete from it on a later deploy.
-  await runtime()._redNodes.setFlows(flow, structuredClone(credentials), 'full');
-  await started;
+  const deploying = helper.setFlows(flow, 'full', structuredClone(credentials)).catch((error: unknown) => {
+    if (!(error instanceof Error && error.message === 'timeout waiting event')) throw error;
+  });
+  await Promise.all([deploying, started]);
 }
 
 /**
- * Drops the call records of the helper's spies on every node method (status, send, log...). They keep
- * every node they saw alive, which is the test's own doing: without this no old node could ever be freed.
+ * Drops the call records of the helper's spies on every node method (status, send, log...), reached
+ * through the anchor node. They keep every node they saw alive, which is the test's own doing: without
+ * this no old node could ever be freed.
  */
 export function forgetCallHistory(): void {
-  runtime()._sandbox.resetHistory();
+  const anchor = helper.getNode(anchorNode.id) as unknown as Record<string, { resetHistory(): void }>;
+  for (const method of SPIED_METHODS) anchor[method]?.resetHistory();
+  // The runtime log's spy (helper.log()) holds every logged message and the node it names.
+  (helper.log() as unknown as { resetHistory(): void }).resetHistory();
 }
 
 /** The runtime's event emitter (RED.events): nodes that subscribe to it must unsubscribe on close. */
 export function runtimeEvents(): NodeJS.EventEmitter {
-  return runtime()._events;
+  return nodeApi().events as unknown as NodeJS.EventEmitter;
 }
 
 /** Active handles and requests by type (sockets, servers, timers, immediates), as one comparable text. */
