@@ -197,5 +197,5 @@ export = (RED: NodeAPI) => {
     });
   }
 
-  RED.nodes.registerType(TYPE, ActiveZoneNode);
+  RED.nodes.registerType('conference-audio-active-zone', ActiveZoneNode);
 };

@@ -96,5 +96,5 @@ export = (RED: NodeAPI) => {
     });
   }
 
-  RED.nodes.registerType(TYPE, EventsNode);
+  RED.nodes.registerType('conference-audio-events', EventsNode);
 };
