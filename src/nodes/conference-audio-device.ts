@@ -3,9 +3,20 @@ import { DeviceClient } from '../api';
 import { deviceSettingsFromProperties } from '../api/settings';
 import type { ConnectionState } from '../api/types';
 import { DeviceError, isDeviceError } from '../errors';
+import { isZonesChange, zonesFromChange } from '../zones';
+import type { ZoneReadResult } from '../zones/types';
 import { connectionStatus, invalidConfigStatus, type StatusView, statusMessage } from './lib/status';
+import { StreamHub } from './lib/stream-hub';
+import { streamStatus } from './lib/stream-status';
+import { TtlCache } from './lib/ttl-cache';
 import { registerAdminEndpoints, type StoredDeviceAddress } from './shared/admin';
 import type { DeviceConnection, DeviceUser } from './shared/device';
+
+/**
+ * How long the shared zones stay fresh for the active zone nodes. The change stream refreshes them at
+ * once when the device announces new zones; this bounds how stale they get when it cannot.
+ */
+const ZONES_MAX_AGE_MS = 30_000;
 
 interface DeviceConfigDef extends NodeDef {
   host?: string;
@@ -72,7 +83,41 @@ export = (RED: NodeAPI) => {
       });
     }
 
+    // One data stream and one change stream for every node of this device (mqtt-broker's pattern).
+    const streams = new StreamHub((path) => this.getClient().eventStream(path));
+    const zonesCache = new TtlCache<ZoneReadResult>(() => this.getClient().readRoomZones(), ZONES_MAX_AGE_MS);
+    const zoneWatchers = new Set<(zones: ZoneReadResult | undefined) => void>();
+    let stopWatchingZones: (() => void) | undefined;
+
     Object.defineProperty(this, 'connectionStatus', { get: () => status, enumerable: false });
+    // The host as resolved (a ${VAR} in the field names the variable, not the device).
+    const host = this.deviceAddress?.host ?? (typeof def.host === 'string' ? def.host.trim() : '');
+    const displayName = typeof def.name === 'string' && def.name.trim() !== '' ? def.name.trim() : host;
+    Object.defineProperty(this, 'displayName', { value: displayName, enumerable: false });
+    this.subscribeStream = (kind, subscriber) => {
+      if (!client)
+        throw configError ?? new DeviceError('INVALID_CONFIG', 'The device settings could not be read');
+      return streams.subscribe(kind, subscriber);
+    };
+    this.streamStatus = (condition) => statusOf(streamStatus(condition));
+    this.readZones = () => zonesCache.get();
+    this.watchZones = (listener) => {
+      zoneWatchers.add(listener);
+      stopWatchingZones ??= this.subscribeStream('changes', {
+        onEvent: (event) => {
+          if (!isZonesChange(event.event)) return;
+          const zones = zonesFromChange(event.event, event.data);
+          if (zones) zonesCache.set(zones);
+          else zonesCache.invalidate();
+          for (const watcher of zoneWatchers) watcher(zones);
+        },
+      });
+      return () => {
+        if (!zoneWatchers.delete(listener) || zoneWatchers.size > 0) return;
+        stopWatchingZones?.();
+        stopWatchingZones = undefined;
+      };
+    };
     this.register = (user: DeviceUser) => {
       users.set(user.id, user);
       show(user);
@@ -91,19 +136,25 @@ export = (RED: NodeAPI) => {
       const closing = client;
       client = undefined;
       configError = new DeviceError('CLOSED', 'The device config node was closed (redeploy)');
+      zoneWatchers.clear();
+      stopWatchingZones = undefined;
       if (!closing) {
         done();
         return;
       }
       closing.removeAllListeners('state');
       closing.removeAllListeners('pinned');
-      closing.close().then(
-        () => done(),
-        (error: unknown) => {
-          this.warn(t('errors.close', { message: isDeviceError(error) ? error.message : String(error) }));
-          done();
-        },
-      );
+      // The streams first: they hold sockets of the client's pool.
+      streams
+        .close()
+        .then(() => closing.close())
+        .then(
+          () => done(),
+          (error: unknown) => {
+            this.warn(t('errors.close', { message: isDeviceError(error) ? error.message : String(error) }));
+            done();
+          },
+        );
     });
   }
 

@@ -34,6 +34,19 @@ function isAuthPath(path: string): boolean {
   return name.toLowerCase() === 'auth';
 }
 
+/** The device's Server-Sent Events endpoints: their answers never end, so a request cannot read them. */
+const STREAMING_PATHS: ReadonlySet<string> = new Set(['/api/v1/data', '/api/v1/events', '/api/v1/heartbeat']);
+
+/** Whether a validated path names a streaming endpoint, read as leniently as `isAuthPath` reads its path. */
+function isStreamingPath(path: string): boolean {
+  const [pathname = ''] = path.split('?', 1);
+  const segments = pathname
+    .split('/')
+    .map((segment) => decodeURIComponent(segment).split(';', 1)[0] ?? '')
+    .filter((segment, index) => index === 0 || segment !== '');
+  return STREAMING_PATHS.has(segments.join('/').toLowerCase());
+}
+
 /** The JavaScript type, in words that read the same in every language. */
 function typeOf(value: unknown): string {
   if (value === null) return 'null';
@@ -83,6 +96,9 @@ export = (RED: NodeAPI) => {
       const path = validateApiPath(rawPath);
       // The login answer carries the token: it must never become a message.
       if (isAuthPath(path)) throw invalidInput(t('errors.authPath'));
+      // At once, not after the timeout: the answer of a stream never ends.
+      if (isStreamingPath(path))
+        throw invalidInput(t('errors.streamPath', { path: path.split('?', 1)[0] ?? path }));
       const body = METHODS_WITH_BODY.has(method) && msg.payload !== undefined ? msg.payload : undefined;
       return { method, path, body };
     }

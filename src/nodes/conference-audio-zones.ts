@@ -141,11 +141,19 @@ export = (RED: NodeAPI) => {
       });
     }
 
+    /**
+     * Counts the zone lists the change stream delivered. In `changes` mode a read that started before the
+     * latest of them may carry the older zones: reported, it would undo the change and then redo it.
+     */
+    let announced = 0;
+    const outdated = (startedAt: number) => mode === 'changes' && startedAt !== announced;
+
     /** A timer or deploy read: reports an error to Catch only when it differs from the previous one. */
     async function backgroundRead(): Promise<void> {
+      const startedAt = announced;
       try {
         const read = await reader.run();
-        if (closed) return;
+        if (closed || outdated(startedAt)) return;
         recordSuccess(read);
         sendAll(messagesFor(read, { topic: baseTopic } as NodeMessage), (m) => node.send(m));
       } catch (error) {
@@ -160,9 +168,10 @@ export = (RED: NodeAPI) => {
     }
 
     node.on('input', (msg: NodeMessageInFlow, send: SendFn, done: (err?: Error) => void) => {
+      const startedAt = announced;
       reader.run().then(
         (read) => {
-          if (closed) {
+          if (closed || outdated(startedAt)) {
             done();
             return;
           }
@@ -199,8 +208,33 @@ export = (RED: NodeAPI) => {
       });
     }
 
+    // Zones follow the device: a change the device announces is reported at once, polling stays the
+    // fallback for when the change stream is not available.
+    let stopFollowing: (() => void) | undefined;
+    if (device && mode === 'changes') {
+      try {
+        stopFollowing = device.watchZones((zones) => {
+          if (closed) return;
+          announced++;
+          if (zones === undefined) {
+            // The announcement named no complete list: read it, after any read already under way.
+            void reader
+              .run()
+              .catch(() => undefined)
+              .then(() => backgroundRead());
+            return;
+          }
+          recordSuccess(zones);
+          sendAll(messagesFor(zones, { topic: baseTopic } as NodeMessage), (m) => node.send(m));
+        });
+      } catch {
+        // An invalid device config is shown by the device status and reported on every read.
+      }
+    }
+
     node.on('close', () => {
       closed = true;
+      stopFollowing?.();
       poller?.stop();
       if (startRead) clearImmediate(startRead);
     });

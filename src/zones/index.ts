@@ -1,3 +1,11 @@
+export {
+  type ActiveZoneChange,
+  type ActiveZoneOptions,
+  ActiveZoneTracker,
+  ANY_ZONE_TYPE,
+  type TimedReading,
+} from './active-zone';
+export { CAMERA_INPUT_FIELD, type CameraInput, readCameraInputs, withCameraInputs } from './camera-inputs';
 export { diffZones, hasChanges } from './diff';
 export {
   boundsIntersect,
@@ -10,5 +18,13 @@ export {
 } from './geometry';
 export { escapeXml, renderZoneMap, type ZoneMapOptions } from './map';
 export { parseLayoutResponse, parseZoneList, parseZonesResponse } from './parse';
+export {
+  isSilent,
+  type LocationSummary,
+  readSoundLocation,
+  type SoundLocation,
+  summariseLocation,
+} from './sound-location';
 export type * from './types';
 export { MAX_ZONES, validateZones } from './validate';
+export { isZonesChange, zonesFromChange } from './zone-changes';

@@ -1,4 +1,5 @@
 import { DeviceError } from '../errors';
+import { readCameraInputs, withCameraInputs } from './camera-inputs';
 import { zoneGeometry } from './geometry';
 import type { Point, Zone, ZoneReadResult, ZoneSource, ZoneWarning } from './types';
 import { validateZones } from './validate';
@@ -244,6 +245,12 @@ export function parseZonesResponse(body: unknown): ZoneReadResult {
  */
 export function parseLayoutResponse(body: unknown): ZoneReadResult {
   const record = requireObject(body, 'layout');
+  const result = readLayoutZones(record);
+  // The layout may map zones to camera switcher inputs: each zone carries its own.
+  return { ...result, zones: withCameraInputs(result.zones, readCameraInputs(record)) };
+}
+
+function readLayoutZones(record: JsonObject): ZoneReadResult {
   if (record.zones !== undefined) return readResult(record.zones, 'zones', 'layout');
   for (const [key, value] of Object.entries(record)) {
     if (isObject(value) && value.zones !== undefined)

@@ -92,6 +92,31 @@ describe('device request node (conference-audio-request)', () => {
     });
   }
 
+  for (const path of [
+    '/api/v1/data?events=soundLocation',
+    '/api/v1/events',
+    '/api/v1/heartbeat',
+    '/api/v1/Data/',
+    '/api/v1/%65vents',
+  ]) {
+    it(`refuses the live stream ${path} at once, naming the device events node`, async () => {
+      await load();
+      await send({ path });
+      const error = failed.messages[0]?.error as { code: string; message: string };
+      should(error.code).equal('INVALID_INPUT');
+      should(error.message).containEql('conference-audio-events');
+      should(sim.requests.filter((r) => !r.path.startsWith('/_simulator'))).have.length(0);
+    });
+  }
+
+  it('refuses a configured live stream path too, and serves the next message', async () => {
+    await load({ path: '/api/v1/events' });
+    await send({});
+    should((failed.messages[0]?.error as { code?: string } | undefined)?.code).equal('INVALID_INPUT');
+    await send({ path: '/api/v1/audio' });
+    should(out.count).equal(1);
+  });
+
   it('hands device errors to Catch with their code: FORBIDDEN, NOT_FOUND', async () => {
     await load();
     await send({ path: '/api/v1/security/policy' });

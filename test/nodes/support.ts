@@ -226,6 +226,35 @@ export function lookupNodeDef(
   return { id, ...base, property: 'payload', maxAge: 60, wires: [[inside], [outside]], ...extra };
 }
 
+/** Device events: sound location at most 5 a second, the topic from the device's name. */
+export function eventsNodeDef(
+  id: string,
+  out: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const base = { type: 'conference-audio-events', z: 'f1', device: 'device' };
+  return { id, ...base, events: ['soundLocation'], rate: 5, topic: '', wires: [[out]], ...extra };
+}
+
+/** Active zone: Switching zones, hold 1000 ms, release 5 s, topic `stage`. */
+export function activeZoneNodeDef(
+  id: string,
+  out: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const base = { type: 'conference-audio-active-zone', z: 'f1', device: 'device' };
+  return {
+    id,
+    ...base,
+    zoneType: 'Switching',
+    hold: 1000,
+    release: 5,
+    topic: 'stage',
+    wires: [[out]],
+    ...extra,
+  };
+}
+
 /** Resolves with the next `count` messages a helper node receives. */
 export function collect(node: TestNode, count: number): Promise<Record<string, unknown>[]> {
   return new Promise((resolve) => {

@@ -203,6 +203,41 @@ describe('room zones node (conference-audio-zones)', () => {
     should(change.zones).have.length(2);
   });
 
+  it('in changes mode reports a layout change the device announces, without an input or a poll', async () => {
+    await helper.load(nodeModules(), [
+      tab,
+      deviceConfig(sim),
+      zonesNode({ output: 'changes', onStart: true }),
+      outNode,
+    ]);
+    const out = counter(helper.getNode('out'));
+    await until(() => out.count === 1 && sim.openStreams === 1, 'the first read and the change stream');
+    const readsBefore = sim.requests.filter((request) => request.path === ZONES_PATH).length;
+    sim.setZones(sampleZones().slice(1));
+    await until(() => out.count === 2, 'the announced change');
+    const change = out.messages[1]?.payload as { removed: Array<{ id: string }>; zones: unknown[] };
+    should(change.removed.map((zone) => zone.id)).eql([(sampleZones()[0] as { id: string }).id]);
+    should(change.zones).have.length(2);
+    // The announcement carried the zones: no read was needed.
+    should(sim.requests.filter((request) => request.path === ZONES_PATH).length).equal(readsBefore);
+  });
+
+  it('in changes mode reads the zones when an announcement names only a part of them', async () => {
+    await helper.load(nodeModules(), [
+      tab,
+      deviceConfig(sim),
+      zonesNode({ output: 'changes', onStart: true }),
+      outNode,
+    ]);
+    const out = counter(helper.getNode('out'));
+    await until(() => out.count === 1 && sim.openStreams === 1, 'the first read and the change stream');
+    const reads = () => sim.requests.filter((request) => request.path === ZONES_PATH).length;
+    const readsBefore = reads();
+    const [, second] = sampleZones() as Array<{ id: string }>;
+    sim.emitChange(`${ZONES_PATH}/${second?.id}`, second);
+    await until(() => reads() > readsBefore, 'a read after the partial announcement');
+  });
+
   it('reads on its interval and once after deploy', async () => {
     helper.settings({ conferenceAudioZonesMinInterval: 0.02 });
     await helper.load(nodeModules(), [

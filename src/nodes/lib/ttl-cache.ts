@@ -9,6 +9,7 @@ import { SingleFlight } from './single-flight';
 export class TtlCache<T> {
   private value: { data: T; loadedAt: number } | undefined;
   private readonly flight: SingleFlight<T>;
+  private generation = 0;
   /** Loads started (for tests and diagnostics). */
   loads = 0;
 
@@ -21,9 +22,11 @@ export class TtlCache<T> {
       throw new RangeError(`maxAgeMs must be a number >= 0, got ${String(maxAgeMs)}`);
     }
     this.flight = new SingleFlight(async () => {
+      const generation = this.generation;
       this.loads++;
       const data = await load();
-      this.value = { data, loadedAt: this.now() };
+      // A value set or invalidated while this load ran is newer than what the load read.
+      if (generation === this.generation) this.value = { data, loadedAt: this.now() };
       return data;
     });
   }
@@ -34,7 +37,14 @@ export class TtlCache<T> {
     return this.flight.run();
   }
 
+  /** Takes a value learnt elsewhere (a change event) as freshly loaded. */
+  set(data: T): void {
+    this.generation++;
+    this.value = { data, loadedAt: this.now() };
+  }
+
   invalidate(): void {
+    this.generation++;
     this.value = undefined;
   }
 }

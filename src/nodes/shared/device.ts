@@ -2,6 +2,8 @@ import type { Node, NodeAPI, NodeStatus } from 'node-red';
 import type { DeviceClient } from '../../api';
 import type { ConnectionState } from '../../api/types';
 import { DeviceError } from '../../errors';
+import type { ZoneReadResult } from '../../zones/types';
+import type { StreamCondition, StreamKind, StreamSubscriber } from '../lib/stream-hub';
 
 /** A node that uses a `conference-audio-device` config node. */
 export interface DeviceUser extends Node {
@@ -20,6 +22,22 @@ export interface DeviceConnection {
   getClient(): DeviceClient;
   /** The status that currently describes the connection (its text a catalogue key: lib/status.ts). */
   readonly connectionStatus: NodeStatus;
+  /** The config node's name, or its host when it has none: the default topic of live events. */
+  readonly displayName: string;
+  /**
+   * Joins the shared live stream of `kind`, opening it for the first subscriber; returns the function that
+   * leaves it (the last one out closes it). Throws the DeviceError INVALID_CONFIG like `getClient`.
+   */
+  subscribeStream(kind: StreamKind, subscriber: StreamSubscriber): () => void;
+  /** A stream condition as node status, in the user's language. */
+  streamStatus(condition: StreamCondition): NodeStatus;
+  /** The room's zones (with camera inputs where the layout maps them), through the config node's cache. */
+  readZones(): Promise<ZoneReadResult>;
+  /**
+   * Calls `listener` when the change stream announces new zones, with them when the announcement carried
+   * a readable list (undefined: read them). Opens the change stream; returns the function that stops.
+   */
+  watchZones(listener: (zones: ZoneReadResult | undefined) => void): () => void;
 }
 
 export function isDeviceConnection(value: unknown): value is DeviceConnection {

@@ -1,0 +1,100 @@
+import type { NodeAPI, NodeDef, NodeMessage } from 'node-red';
+import { type LiveEventChoice, readLiveEvents, readNonNegative } from './lib/node-settings';
+import { RateWindow } from './lib/rate-window';
+import { statusText } from './lib/status';
+import { DATA_EVENT_NAMES, type StreamCondition, type StreamEvent, type StreamKind } from './lib/stream-hub';
+import { worstCondition } from './lib/stream-status';
+import { type DeviceUser, useDevice } from './shared/device';
+import { errorLocaliser, toNodeError } from './shared/errors';
+
+interface EventsDef extends NodeDef {
+  device?: string;
+  events?: unknown;
+  rate?: number | string;
+  topic?: string;
+}
+
+/** soundLocation messages a second by default: plenty for a dashboard, a fifth of a flow's worth. */
+const DEFAULT_RATE = 5;
+
+/** Which of the data stream's events (and their error events) a node passes on. */
+function dataEventFilter(chosen: readonly LiveEventChoice[]): (name: string) => boolean {
+  const names = new Set<string>(DATA_EVENT_NAMES.filter((name) => chosen.includes(name)));
+  return (name) => names.has(name) || names.has(/^error \((.*)\)$/.exec(name)?.[1] ?? '');
+}
+
+const TYPE = 'conference-audio-events';
+
+export = (RED: NodeAPI) => {
+  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
+  const localise = errorLocaliser(RED);
+
+  function EventsNode(this: DeviceUser, def: EventsDef) {
+    RED.nodes.createNode(this, def);
+    const node: DeviceUser = this;
+    const events = readLiveEvents(def.events);
+    if (!events.ok) node.warn(t('errors.events', { reason: events.reason }));
+    const chosen = events.ok ? events.value : events.fallback;
+    const rate = readNonNegative(def.rate, DEFAULT_RATE, 'Rate');
+    if (!rate.ok) node.warn(t('errors.rate', { reason: rate.reason }));
+    const limiter = new RateWindow(rate.ok ? rate.value : rate.fallback);
+    const passesData = dataEventFilter(chosen);
+    const configuredTopic = typeof def.topic === 'string' ? def.topic.trim() : '';
+
+    const conditions = new Map<StreamKind, StreamCondition>();
+    let shown: StreamCondition | undefined;
+    // The streams' condition is the status; the request connection's is not (it may sit idle).
+    node.onDeviceStatus = (status, state) => {
+      if (state === 'invalid') node.status(status);
+    };
+    const device = useDevice(RED, node, def.device, statusText(TYPE, 'status.noDevice'));
+    if (!device) return;
+    const topicBase = configuredTopic !== '' ? configuredTopic : device.displayName;
+
+    function showCondition(condition: StreamCondition, kind: StreamKind) {
+      conditions.set(kind, condition);
+      const worst = worstCondition(conditions);
+      if (shown !== undefined && JSON.stringify(shown) === JSON.stringify(worst)) return;
+      shown = worst;
+      node.status(device?.streamStatus(worst) ?? {});
+    }
+
+    function forward(event: StreamEvent) {
+      const msg: NodeMessage & { event: string } = {
+        event: event.event,
+        // Every node of the device gets the same event: a copy each, so one flow's edits stay its own.
+        payload: structuredClone(event.data),
+        topic: `${topicBase}/${event.event}`,
+      };
+      node.send(msg);
+    }
+
+    const leave: Array<() => void> = [];
+    try {
+      if (chosen.includes('soundLocation') || chosen.includes('deviceMetrics')) {
+        leave.push(
+          device.subscribeStream('data', {
+            onEvent: (event) => {
+              if (!passesData(event.event)) return;
+              // Silent readings count like any other: the rate is about messages, not about talk.
+              if (event.event === 'soundLocation' && !limiter.admit(event.receivedAt)) return;
+              forward(event);
+            },
+            onCondition: showCondition,
+          }),
+        );
+      }
+      if (chosen.includes('changes')) {
+        leave.push(device.subscribeStream('changes', { onEvent: forward, onCondition: showCondition }));
+      }
+    } catch (error) {
+      node.error(toNodeError(error, localise));
+    }
+
+    node.on('close', () => {
+      for (const stop of leave.splice(0)) stop();
+    });
+  }
+
+  RED.nodes.registerType('conference-audio-events', EventsNode);
+};

@@ -1,0 +1,182 @@
+import type { DeviceError } from '../../errors';
+
+/**
+ * The config node's live streams: at most one per purpose, opened when the first node subscribes and
+ * closed when the last one goes or the config node closes, as Node-RED's mqtt-broker shares one broker
+ * connection among its nodes. Reconnecting is the stream's own job (src/api/streams.ts); the hub only
+ * shares, fans out and reads the state into what node status shows. No Node-RED import.
+ */
+
+/** What the hub needs of a stream: the client's EventStream (contract §2) has this shape. */
+export interface LiveStream {
+  on(name: 'event', listener: (event: StreamEvent) => void): unknown;
+  on(name: 'state', listener: (state: LiveStreamState, detail: LiveStreamStateDetail) => void): unknown;
+  removeAllListeners(): unknown;
+  start(): void;
+  close(): Promise<void>;
+}
+
+export interface StreamEvent {
+  event: string;
+  data: unknown;
+  receivedAt: number;
+}
+
+export type LiveStreamState = 'connecting' | 'streaming' | 'reconnecting' | 'auth_failed' | 'closed';
+
+export interface LiveStreamStateDetail {
+  error?: DeviceError;
+  retryInMs?: number;
+}
+
+/** The data stream (talker position, metrics) and the change stream (device changes). */
+export type StreamKind = 'data' | 'changes';
+
+export const STREAM_PATHS: Readonly<Record<StreamKind, string>> = {
+  data: '/api/v1/data?events=soundLocation,deviceMetrics',
+  changes: '/api/v1/events',
+};
+
+/** The names the data stream is asked for; its error events are named after them. */
+export const DATA_EVENT_NAMES = ['soundLocation', 'deviceMetrics'] as const;
+
+/** What a subscriber's status shows for one stream. */
+export type StreamCondition =
+  | { state: 'connecting' }
+  | { state: 'streaming' }
+  | { state: 'muted' }
+  | { state: 'reconnecting'; retryInMs: number | undefined; code: string | undefined }
+  | { state: 'auth_failed' };
+
+export interface StreamSubscriber {
+  onEvent(event: StreamEvent): void;
+  onCondition?(condition: StreamCondition, kind: StreamKind): void;
+}
+
+/** The device answers `error (soundLocation)` with 503 while the microphone is muted; the stream goes on. */
+const MUTED_EVENT = 'error (soundLocation)';
+
+function isMutedEvent(event: StreamEvent): boolean {
+  if (event.event !== MUTED_EVENT) return false;
+  const data = event.data as { statusCode?: unknown } | null;
+  return typeof data === 'object' && data !== null && data.statusCode === 503;
+}
+
+class SharedStream {
+  readonly subscribers = new Set<StreamSubscriber>();
+  #condition: StreamCondition = { state: 'connecting' };
+  #muted = false;
+  #streamState: LiveStreamState = 'connecting';
+
+  constructor(
+    readonly kind: StreamKind,
+    readonly stream: LiveStream,
+  ) {
+    stream.on('event', (event) => this.#onEvent(event));
+    stream.on('state', (state, detail) => this.#onState(state, detail));
+  }
+
+  get condition(): StreamCondition {
+    return this.#condition;
+  }
+
+  #onEvent(event: StreamEvent): void {
+    if (this.kind === 'data') {
+      if (isMutedEvent(event)) this.#setMuted(true);
+      else if (event.event === 'soundLocation') this.#setMuted(false);
+    }
+    for (const subscriber of this.subscribers) subscriber.onEvent(event);
+  }
+
+  #onState(state: LiveStreamState, detail: LiveStreamStateDetail): void {
+    this.#streamState = state;
+    // A new connection learns again whether the microphone is muted: the device repeats the error at once.
+    if (state !== 'streaming') this.#muted = false;
+    this.#publish(this.#conditionOf(state, detail));
+  }
+
+  #setMuted(muted: boolean): void {
+    if (muted === this.#muted) return;
+    this.#muted = muted;
+    if (this.#streamState === 'streaming') this.#publish(this.#conditionOf('streaming', {}));
+  }
+
+  #conditionOf(state: LiveStreamState, detail: LiveStreamStateDetail): StreamCondition {
+    switch (state) {
+      case 'streaming':
+        return this.#muted ? { state: 'muted' } : { state: 'streaming' };
+      case 'reconnecting':
+        return { state: 'reconnecting', retryInMs: detail.retryInMs, code: detail.error?.code };
+      case 'auth_failed':
+        return { state: 'auth_failed' };
+      case 'connecting':
+      case 'closed':
+        return { state: 'connecting' };
+    }
+  }
+
+  #publish(condition: StreamCondition): void {
+    this.#condition = condition;
+    for (const subscriber of this.subscribers) subscriber.onCondition?.(condition, this.kind);
+  }
+}
+
+export class StreamHub {
+  readonly #open: (path: string) => LiveStream;
+  readonly #streams = new Map<StreamKind, SharedStream>();
+  readonly #closing = new Set<Promise<void>>();
+  #closed = false;
+
+  /** `open` makes a stream for a path (the config node passes the client's `eventStream`). */
+  constructor(open: (path: string) => LiveStream) {
+    this.#open = open;
+  }
+
+  /** Open streams (for tests and diagnostics). */
+  get openKinds(): StreamKind[] {
+    return [...this.#streams.keys()];
+  }
+
+  /**
+   * Adds a subscriber to the stream of `kind`, opening it when it is the first; returns the function that
+   * removes it again (closing the stream when it was the last). The subscriber hears the stream's current
+   * condition at once. Throws what `open` throws (an invalid config node).
+   */
+  subscribe(kind: StreamKind, subscriber: StreamSubscriber): () => void {
+    if (this.#closed) return () => {};
+    let shared = this.#streams.get(kind);
+    if (shared === undefined) {
+      shared = new SharedStream(kind, this.#open(STREAM_PATHS[kind]));
+      this.#streams.set(kind, shared);
+      shared.subscribers.add(subscriber);
+      shared.stream.start();
+    } else {
+      shared.subscribers.add(subscriber);
+    }
+    subscriber.onCondition?.(shared.condition, kind);
+    const subscribed = shared;
+    return () => {
+      if (!subscribed.subscribers.delete(subscriber)) return;
+      if (subscribed.subscribers.size > 0 || this.#streams.get(kind) !== subscribed) return;
+      this.#streams.delete(kind);
+      this.#closeStream(subscribed);
+    };
+  }
+
+  /** Closes every stream; later subscriptions are ignored. Resolves when every socket and timer is free. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const shared of this.#streams.values()) this.#closeStream(shared);
+    this.#streams.clear();
+    await Promise.all([...this.#closing]);
+  }
+
+  #closeStream(shared: SharedStream): void {
+    shared.subscribers.clear();
+    shared.stream.removeAllListeners();
+    // A failing close is the stream's own business: the socket is gone either way.
+    const closing = shared.stream.close().catch(() => undefined);
+    this.#closing.add(closing);
+    void closing.then(() => this.#closing.delete(closing));
+  }
+}

@@ -1,0 +1,150 @@
+import { containsPoint } from './geometry';
+import { isSilent, type SoundLocation } from './sound-location';
+import type { Zone } from './types';
+
+/**
+ * Which zone the talker is in, decided from sound-location readings the way a camera switcher needs it:
+ * a new zone must hold the talker for `holdMs` before it becomes active (a cough across the room does not
+ * move the camera), and the active zone is let go only after `releaseMs` without the talker heard in it
+ * (a pause for breath does not cut to the overview).
+ *
+ * Pure: time comes in with each reading and each `tick`, so tests state every timestamp and the node
+ * decides when to tick (`nextDeadline`).
+ */
+export interface ActiveZoneOptions {
+  /** A zone type such as `Switching` (compared without regard to case), or `any`. */
+  zoneType: string;
+  holdMs: number;
+  releaseMs: number;
+}
+
+export interface TimedReading {
+  /** When the reading arrived, in ms (Date.now() in the node, any clock in tests). */
+  at: number;
+  location: SoundLocation;
+}
+
+export interface ActiveZoneChange<Z extends Zone> {
+  zone: Z | null;
+  previous: Z | null;
+  /** The reading that decided the change; the last one seen when a timer decided it; none before any. */
+  reading: TimedReading | undefined;
+}
+
+export const ANY_ZONE_TYPE = 'any';
+
+export class ActiveZoneTracker<Z extends Zone = Zone> {
+  readonly #options: ActiveZoneOptions;
+  #zones: Z[] = [];
+  #active: Z | null = null;
+  #previous: Z | null = null;
+  /** When the talker was last heard inside the active zone. */
+  #lastHeardInActive = 0;
+  /** A zone (or null: outside every zone) the talker speaks in that is not the active one, since when. */
+  #candidate: { zone: Z | null; since: number } | undefined;
+  #lastReading: TimedReading | undefined;
+  #decidingReading: TimedReading | undefined;
+
+  constructor(options: ActiveZoneOptions) {
+    for (const key of ['holdMs', 'releaseMs'] as const) {
+      const value = options[key];
+      if (!(Number.isFinite(value) && value >= 0)) {
+        throw new RangeError(`${key} must be a number >= 0, got ${String(value)}`);
+      }
+    }
+    this.#options = { ...options };
+  }
+
+  /** The answer now, as the last change told it (for an input that asks again). */
+  get current(): ActiveZoneChange<Z> {
+    return { zone: this.#active, previous: this.#previous, reading: this.#decidingReading };
+  }
+
+  /**
+   * The room's zones (all types; the tracker filters). An active zone that is gone ends at once; one that
+   * is still there is replaced by its new version without a change (a relabelled zone is the same zone).
+   */
+  setZones(zones: readonly Z[], now: number): ActiveZoneChange<Z> | undefined {
+    this.#zones = zones.filter((zone) => this.#matchesType(zone));
+    const byId = (zone: Z | null) =>
+      zone === null ? null : (this.#zones.find((known) => known.id === zone.id) ?? undefined);
+    if (this.#candidate !== undefined) {
+      const still = byId(this.#candidate.zone);
+      this.#candidate = still === undefined ? undefined : { zone: still, since: this.#candidate.since };
+    }
+    if (this.#active === null) return undefined;
+    const still = byId(this.#active);
+    if (still !== undefined && still !== null) {
+      this.#active = still;
+      return undefined;
+    }
+    return this.#change(null, this.#lastReading, now);
+  }
+
+  /** Takes one reading; returns the change it causes, if any. */
+  observe(reading: TimedReading): ActiveZoneChange<Z> | undefined {
+    this.#lastReading = reading;
+    const zone = isSilent(reading.location) ? undefined : this.#zoneOf(reading.location);
+    // Silence, and a reading that names no place (no coordinates, no zone), only let time pass.
+    if (zone === undefined) return this.#releaseIfDue(reading.at, reading);
+    if (zone !== null && zone.id === this.#active?.id) {
+      this.#lastHeardInActive = reading.at;
+      this.#candidate = undefined;
+      return undefined;
+    }
+    if (this.#candidate === undefined || this.#candidate.zone?.id !== zone?.id) {
+      this.#candidate = { zone, since: reading.at };
+    }
+    if (zone !== null && reading.at - this.#candidate.since >= this.#options.holdMs) {
+      return this.#change(zone, reading, reading.at);
+    }
+    return this.#releaseIfDue(reading.at, reading);
+  }
+
+  /** Lets time pass without a reading (a muted microphone sends none): the release may be due. */
+  tick(now: number): ActiveZoneChange<Z> | undefined {
+    return this.#releaseIfDue(now, this.#lastReading);
+  }
+
+  /** When `tick` may next change the answer, or undefined when no change is pending on time alone. */
+  nextDeadline(): number | undefined {
+    return this.#active === null ? undefined : this.#lastHeardInActive + this.#options.releaseMs;
+  }
+
+  #releaseIfDue(now: number, reading: TimedReading | undefined): ActiveZoneChange<Z> | undefined {
+    if (this.#active === null || now - this.#lastHeardInActive < this.#options.releaseMs) return undefined;
+    return this.#change(null, reading, now);
+  }
+
+  #change(zone: Z | null, reading: TimedReading | undefined, now: number): ActiveZoneChange<Z> {
+    this.#previous = this.#active;
+    this.#active = zone;
+    this.#lastHeardInActive = now;
+    if (zone !== null) this.#candidate = undefined;
+    this.#decidingReading = reading;
+    return this.current;
+  }
+
+  #matchesType(zone: Z): boolean {
+    const wanted = this.#options.zoneType.toLowerCase();
+    if (wanted === ANY_ZONE_TYPE) return true;
+    return zone.types.some((type) => type.toLowerCase() === wanted);
+  }
+
+  /**
+   * The zone of a voiced reading: the one the device names, matched by id (its `type` spelling may differ
+   * from the layout's), else the first zone containing the coordinates, the active one first so that a
+   * talker on the edge between two zones does not flip between them. Null: outside every zone of the
+   * type. Undefined: the reading says nothing about the place.
+   */
+  #zoneOf(location: SoundLocation): Z | null | undefined {
+    for (const id of location.triggeredZoneIds) {
+      const named = this.#zones.find((zone) => zone.id === id);
+      if (named !== undefined) return named;
+    }
+    const point = location.coordinates;
+    if (point === undefined) return location.triggeredZoneIds.length > 0 ? null : undefined;
+    if (this.#active !== null && containsPoint(this.#active, point)) return this.#active;
+    return this.#zones.find((zone) => containsPoint(zone, point)) ?? null;
+  }
+}

@@ -1,0 +1,207 @@
+import should from 'should';
+import { type DeviceSimulator, sampleZones } from '../../src/simulator';
+import {
+  activeZoneNodeDef,
+  catchModule,
+  completeModule,
+  counter,
+  deviceConfig,
+  doneWatchers,
+  eventsNodeDef,
+  helper,
+  nodeModules,
+  receiveUntilDone,
+  statusWhere,
+  tab,
+  translate,
+  until,
+  useSimulator,
+} from './support';
+
+interface SampleZone {
+  id: string;
+  label: string;
+}
+const [presenter, audienceLeft] = sampleZones() as [SampleZone, SampleZone, SampleZone];
+const IN_PRESENTER = { x: 0, y: 1500, powerLevel: 40 };
+const IN_AUDIENCE_LEFT = { x: -4000, y: 6000, powerLevel: 40 };
+const OUTSIDE_EVERY_ZONE = { x: 0, y: 10400, powerLevel: 40 };
+
+const MUTED = translate('conference-audio-device.stream.muted');
+
+type Answer = { zone: Record<string, unknown> | null; previous: Record<string, unknown> | null };
+const answerOf = (msg: Record<string, unknown> | undefined) => (msg?.payload ?? {}) as Answer;
+
+describe('active zone node (conference-audio-active-zone)', () => {
+  let sim: DeviceSimulator;
+  let out: ReturnType<typeof counter>;
+
+  useSimulator({ talker: 'off', soundLocationIntervalMs: 20, metricsIntervalMs: 100 }, (started) => {
+    sim = started;
+  });
+
+  /** Short hold and release so tests wait for events; the hold test sets its own. */
+  async function load(extra: Record<string, unknown> = {}, more: Record<string, unknown>[] = []) {
+    await helper.load(nodeModules(completeModule, catchModule), [
+      tab,
+      deviceConfig(sim),
+      activeZoneNodeDef('n-active', 'out', { hold: 0, release: 0.2, ...extra }),
+      { id: 'out', type: 'helper', z: 'f1' },
+      ...doneWatchers('n-active'),
+      ...more,
+    ]);
+    out = counter(helper.getNode('out'));
+    // The zones are read first; readings before that cannot be placed.
+    await until(
+      () => sim.requests.some((request) => request.path === '/api/v1/room/zones'),
+      'the zones read',
+    );
+  }
+
+  it('sends the zone the talker speaks in, in the zones node shape, with the reading and <topic>/<zone id>', async () => {
+    await load();
+    sim.placeTalker(IN_PRESENTER);
+    await until(() => out.count >= 1, 'the active zone');
+    const msg = out.messages[0];
+    const { zone, previous } = answerOf(msg);
+    should(zone).containDeep({ id: presenter.id, label: presenter.label, types: ['Switching'] });
+    should(zone).have.properties(['bounds', 'width', 'height', 'centre', 'area', 'geometry']);
+    should(previous).be.null();
+    should(msg?.topic).equal(`stage/${presenter.id}`);
+    should(msg?.location).containDeep({
+      x: IN_PRESENTER.x,
+      y: IN_PRESENTER.y,
+      powerLevel: IN_PRESENTER.powerLevel,
+    });
+    should(msg?.location).have.properties(['azimuth', 'time']);
+  });
+
+  it('sends only changes: one message while the talker stays in a zone', async () => {
+    await load({}, [
+      eventsNodeDef('n-events', 'readings', { rate: 0 }),
+      { id: 'readings', type: 'helper', z: 'f1' },
+    ]);
+    const readings = counter(helper.getNode('readings'));
+    sim.placeTalker(IN_PRESENTER);
+    await until(() => out.count >= 1 && readings.count >= 20, 'twenty readings in the zone');
+    should(out.count).equal(1);
+  });
+
+  it('names the previous zone when the talker moves on, and "none" after the release', async () => {
+    await load();
+    sim.placeTalker(IN_PRESENTER);
+    await until(() => out.count >= 1, 'the first zone');
+    sim.placeTalker(IN_AUDIENCE_LEFT);
+    await until(() => out.count >= 2, 'the second zone');
+    should(answerOf(out.messages[1]).zone?.id).equal(audienceLeft.id);
+    should(answerOf(out.messages[1]).previous?.id).equal(presenter.id);
+    sim.silenceTalker();
+    await until(() => out.count >= 3, 'the release');
+    should(answerOf(out.messages[2])).containDeep({ zone: null, previous: { id: audienceLeft.id } });
+    should(out.messages[2]?.topic).equal('stage/none');
+  });
+
+  it('lets go of the zone when the talker speaks outside every zone', async () => {
+    await load();
+    sim.placeTalker(IN_PRESENTER);
+    await until(() => out.count >= 1, 'the zone');
+    sim.placeTalker(OUTSIDE_EVERY_ZONE);
+    await until(() => out.count >= 2, 'the release');
+    should(answerOf(out.messages[1]).zone).be.null();
+  });
+
+  it('makes a zone active only after the talker has spoken in it for the hold time', async () => {
+    await load({ hold: 300 }, [
+      eventsNodeDef('n-events', 'readings', { rate: 0 }),
+      { id: 'readings', type: 'helper', z: 'f1' },
+    ]);
+    const readings = counter(helper.getNode('readings'));
+    sim.placeTalker(IN_PRESENTER);
+    await until(() => out.count >= 1, 'the active zone');
+    // The device's own clock: the deciding reading came at least the hold time after the first one there.
+    const first = readings.messages.find(
+      (msg) => (msg.payload as { powerLevel?: number }).powerLevel === IN_PRESENTER.powerLevel,
+    );
+    const firstTime = Date.parse(String(((first?.payload ?? {}) as { time?: string }).time));
+    const decidingTime = Date.parse(String(((out.messages[0]?.location ?? {}) as { time?: string }).time));
+    should(decidingTime - firstTime).be.aboveOrEqual(300 - 25);
+  });
+
+  it('ignores zones of other types, and counts them with zone type "any"', async () => {
+    const stage = {
+      types: ['Presence'],
+      geometry: { point1: { x: -2500, y: 600 }, point2: { x: 2500, y: 3000 } },
+      label: 'Stage',
+      id: 'stage-presence',
+    };
+    sim.setZones([stage]);
+    await load({ zoneType: 'any' }, [
+      activeZoneNodeDef('n-switching', 'switching', { hold: 0, release: 0.2 }),
+      { id: 'switching', type: 'helper', z: 'f1' },
+    ]);
+    const switching = counter(helper.getNode('switching'));
+    sim.placeTalker(IN_PRESENTER);
+    await until(() => out.count >= 1, 'the presence zone');
+    should(answerOf(out.messages[0]).zone?.id).equal('stage-presence');
+    should(switching.count).equal(0);
+  });
+
+  it('answers an input with the current answer on that message, done once', async () => {
+    await load();
+    const ok = counter(helper.getNode('ok'));
+    const failed = counter(helper.getNode('failed'));
+    await receiveUntilDone('n-active', { payload: 'now?', _msgid: 'ask-1' }, { ok, failed });
+    should(out.messages[0]).containDeep({
+      _msgid: 'ask-1',
+      payload: { zone: null, previous: null },
+      topic: 'stage/none',
+    });
+    sim.placeTalker(IN_PRESENTER);
+    await until(() => out.count >= 2, 'the active zone');
+    await receiveUntilDone('n-active', { _msgid: 'ask-2' }, { ok, failed });
+    should(out.messages[2]).containDeep({ _msgid: 'ask-2', payload: { zone: { id: presenter.id } } });
+    should(ok.count).equal(2);
+    should(failed.count).equal(0);
+  });
+
+  it('shows the active zone, and "microphone muted" while muted, then lets the zone go', async () => {
+    await load({ release: 0.5 });
+    const node = helper.getNode('n-active');
+    const showsZone = statusWhere(node, (status) => status.text === presenter.label);
+    sim.placeTalker(IN_PRESENTER);
+    await showsZone;
+    const muted = statusWhere(node, (status) => status.text === MUTED);
+    sim.setMuted(true);
+    await muted;
+    // No reading comes while muted: the release is timed by the node.
+    await until(() => out.count >= 2, 'the release while muted');
+    should(answerOf(out.messages[1]).zone).be.null();
+  });
+
+  it('follows the device: a deleted active zone ends the answer at once', async () => {
+    await load({ release: 60 });
+    sim.placeTalker(IN_PRESENTER);
+    await until(() => out.count >= 1, 'the active zone');
+    sim.setZones(sampleZones().filter((zone) => (zone as SampleZone).id !== presenter.id));
+    await until(() => out.count >= 2, 'the end of the deleted zone');
+    should(answerOf(out.messages[1])).containDeep({ zone: null, previous: { id: presenter.id } });
+  });
+
+  it("carries each zone's camera input from the layout's camera switcher map", async () => {
+    // The events node joins the change stream after the active zone node: it hears the layout second.
+    await load({}, [
+      eventsNodeDef('n-changes', 'changes', { events: ['changes'] }),
+      { id: 'changes', type: 'helper', z: 'f1' },
+    ]);
+    const changes = counter(helper.getNode('changes'));
+    await until(() => sim.openStreams === 2, 'the data and change streams');
+    sim.emitChange('/api/v1/room/layout', {
+      zones: sampleZones(),
+      cameraSwitcherZoneInputMaps: [{ zoneId: presenter.id, inputPort: 'USB2' }],
+    });
+    await until(() => changes.count >= 1, 'the layout change');
+    sim.placeTalker(IN_PRESENTER);
+    await until(() => out.count >= 1, 'the active zone');
+    should(answerOf(out.messages[0]).zone).have.property('cameraInput', 'USB2');
+  });
+});

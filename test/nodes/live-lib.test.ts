@@ -1,0 +1,91 @@
+import should from 'should';
+import { readLiveEvents, readNonNegative } from '../../src/nodes/lib/node-settings';
+import { RateWindow } from '../../src/nodes/lib/rate-window';
+import { streamStatus, worstCondition } from '../../src/nodes/lib/stream-status';
+
+describe('nodes/lib: live nodes', () => {
+  describe('RateWindow', () => {
+    it('lets at most the rate pass in any second, and the next once the oldest is a second old', () => {
+      const window = new RateWindow(5);
+      const passed = [0, 100, 200, 300, 400, 500, 999, 1000, 1050, 1100].filter((at) => window.admit(at));
+      should(passed).eql([0, 100, 200, 300, 400, 1000, 1100]);
+      should(window.dropped).equal(3);
+    });
+
+    it('passes a steady 5 a second at rate 5 without a loss', () => {
+      const window = new RateWindow(5);
+      const times = Array.from({ length: 50 }, (_, index) => index * 200);
+      should(times.every((at) => window.admit(at))).be.true();
+    });
+
+    it('with rate 0 lets everything pass; below 1 a second spaces them out', () => {
+      const all = new RateWindow(0);
+      should([0, 0, 0, 1].every((at) => all.admit(at))).be.true();
+      const slow = new RateWindow(0.5);
+      should([0, 1000, 1999, 2000].filter((at) => slow.admit(at))).eql([0, 2000]);
+    });
+
+    it('refuses a negative or non-numeric rate', () => {
+      should(() => new RateWindow(-1)).throw(RangeError);
+      should(() => new RateWindow(Number.NaN)).throw(RangeError);
+    });
+  });
+
+  describe('settings of the live nodes', () => {
+    it('reads the events as an array or a comma-separated text, the default when absent', () => {
+      should(readLiveEvents(undefined)).eql({ ok: true, value: ['soundLocation'] });
+      should(readLiveEvents(['deviceMetrics', 'changes'])).eql({
+        ok: true,
+        value: ['deviceMetrics', 'changes'],
+      });
+      should(readLiveEvents('soundLocation, changes')).eql({ ok: true, value: ['soundLocation', 'changes'] });
+    });
+
+    it('names an unknown event and falls back to the known ones, or the default', () => {
+      const mixed = readLiveEvents(['changes', 'talker']);
+      should(mixed).have.properties({ ok: false, fallback: ['changes'] });
+      should((mixed as { reason: string }).reason).match(/"talker"/);
+      should(readLiveEvents([])).have.properties({ ok: false, fallback: ['soundLocation'] });
+      should(readLiveEvents(42)).have.properties({ ok: false, fallback: ['soundLocation'] });
+    });
+
+    it('reads numbers from text and refuses negatives', () => {
+      should(readNonNegative('2.5', 5, 'Rate')).eql({ ok: true, value: 2.5 });
+      should(readNonNegative('', 5, 'Rate')).eql({ ok: true, value: 5 });
+      should(readNonNegative(-1, 5, 'Rate')).have.properties({ ok: false, fallback: 5 });
+      should(readNonNegative('soon', 5, 'Rate')).have.properties({ ok: false, fallback: 5 });
+    });
+  });
+
+  describe('stream status', () => {
+    it('shows the wait before the next attempt in whole seconds, with the code', () => {
+      should(streamStatus({ state: 'reconnecting', retryInMs: 2100, code: 'UNREACHABLE' })).eql({
+        fill: 'red',
+        shape: 'ring',
+        key: 'stream.reconnecting',
+        params: { seconds: 3, code: 'UNREACHABLE' },
+      });
+      should(streamStatus({ state: 'reconnecting', retryInMs: 10, code: undefined }).params).eql({
+        seconds: 1,
+        code: 'UNREACHABLE',
+      });
+    });
+
+    it('tells streaming, muted and auth failed apart', () => {
+      should(streamStatus({ state: 'streaming' }).key).equal('stream.streaming');
+      should(streamStatus({ state: 'muted' }).key).equal('stream.muted');
+      should(streamStatus({ state: 'auth_failed' }).key).equal('stream.authFailed');
+    });
+
+    it('shows the worse of two streams', () => {
+      const both = new Map([
+        ['data', { state: 'muted' }],
+        ['changes', { state: 'streaming' }],
+      ] as const);
+      should(worstCondition(both)).eql({ state: 'muted' });
+      should(worstCondition(new Map([['changes', { state: 'auth_failed' }]] as const))).eql({
+        state: 'auth_failed',
+      });
+    });
+  });
+});
