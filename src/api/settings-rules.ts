@@ -33,6 +33,19 @@ export type DeviceProperty =
   | 'ca'
   | 'timeout';
 
+/** Every property of the config node but the password (a credential). */
+export const DEVICE_PROPERTIES: readonly DeviceProperty[] = [
+  'host',
+  'port',
+  'account',
+  'clientId',
+  'vendor',
+  'tls',
+  'fingerprint',
+  'ca',
+  'timeout',
+];
+
 /** What a user reads when a setting is refused: the property it is about, a stable reason, a message. */
 export interface SettingProblem {
   property: DeviceProperty;

@@ -19,7 +19,7 @@ import {
   checkTlsMode,
   checkVendor,
   DEVICE_DEFAULTS,
-  type DeviceProperty,
+  DEVICE_PROPERTIES,
   MAX_TIMEOUT_SECONDS,
   type SettingProblem,
 } from './settings-rules';
@@ -81,18 +81,6 @@ export const CLIENT_DEFAULTS = {
   rateLimitBackoff: { initialMs: 1000, maxMs: 60_000 },
 } as const;
 
-const PROPERTIES: readonly DeviceProperty[] = [
-  'host',
-  'port',
-  'account',
-  'clientId',
-  'vendor',
-  'tls',
-  'fingerprint',
-  'ca',
-  'timeout',
-];
-
 function invalidConfig(message: string): DeviceError {
   return new DeviceError('INVALID_CONFIG', message);
 }
@@ -121,7 +109,7 @@ function readableCa(ca: string): string {
 /** Every problem of a config node's properties, as the runtime sees them (after `${VAR}` substitution). */
 export function deviceSettingsProblems(input: DeviceSettingsInput): SettingProblem[] {
   const problems: SettingProblem[] = [];
-  for (const property of PROPERTIES) {
+  for (const property of DEVICE_PROPERTIES) {
     const problem = checkDeviceProperty(property, input[property], { editing: false, tlsMode: input.tls });
     if (problem !== undefined) problems.push(problem);
   }

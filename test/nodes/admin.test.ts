@@ -4,6 +4,7 @@ import { ADMIN_PERMISSION } from '../../src/nodes/shared/admin';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
 import { DISTINCTIVE_PASSWORD, useReliabilityHarness } from '../reliability/harness';
 import { connectionsReaching } from '../reliability/rig';
+import { envReference } from '../support/settings-table';
 import {
   type AdminResponse,
   allLogText,
@@ -103,6 +104,24 @@ describe('editor endpoints of the device config node', () => {
       .post(TEST)
       .send(dialog(sim, { host: 'not a host/', password: '' }));
     should((res.body.error as { code: string }).code).equal('INVALID_CONFIG');
+  });
+
+  it('test connection refuses an environment variable reference as host with INVALID_INPUT, saying to enter the value or deploy', async () => {
+    process.env.CA_TEST_DEVICE_HOST = '127.0.0.1';
+    try {
+      await loadDevice();
+      const res = await helper
+        .request()
+        .post(TEST)
+        .send(dialog(sim, { host: envReference('CA_TEST_DEVICE_HOST'), password: PASSWORD }));
+      const error = res.body.error as { code: string; message: string };
+      should(error.code).equal('INVALID_INPUT');
+      should(error.message).match(/host is \$\{CA_TEST_DEVICE_HOST\}.*deployed/);
+      should(error.message).not.containEql('127.0.0.1');
+      should(sim.counters.logins).equal(0);
+    } finally {
+      delete process.env.CA_TEST_DEVICE_HOST;
+    }
   });
 
   it('read certificate answers the fingerprint the device presents', async () => {

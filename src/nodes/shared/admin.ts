@@ -6,6 +6,7 @@ import {
   portFromProperty,
   timeoutMsFromProperty,
 } from '../../api/settings';
+import { checkDeviceProperty, DEVICE_PROPERTIES, envReferenceName } from '../../api/settings-rules';
 import type { DeviceClientOptions } from '../../api/types';
 import { DeviceError, isDeviceError } from '../../errors';
 import { renderZoneMap } from '../../zones';
@@ -81,7 +82,25 @@ function passwordFor(
   return typeof credentials.password === 'string' ? credentials.password : '';
 }
 
+/**
+ * The editor's buttons try the values in the dialog. A `${VAR}` there is Node-RED's to fill in when the
+ * flow is deployed; filling it in here would show environment values to anyone allowed to press a
+ * button, so it is refused with what to do instead.
+ */
+function refuseEnvironmentReferences(body: Record<string, unknown>): void {
+  // The password is left out: whatever was typed there is never repeated.
+  for (const property of DEVICE_PROPERTIES) {
+    const variable = envReferenceName(body[property]);
+    if (variable === undefined) continue;
+    throw new DeviceError(
+      'INVALID_INPUT',
+      `${property} is \${${variable}}, which Node-RED fills in when the flow is deployed: the editor's buttons try the values in the dialog, so enter the value itself to try it, or deploy and watch the node status`,
+    );
+  }
+}
+
 function throwawayOptions(RED: NodeAPI, body: Record<string, unknown>): DeviceClientOptions {
+  refuseEnvironmentReferences(body);
   const settings = deviceSettingsFromProperties(body as DeviceSettingsInput);
   return { ...settings, password: passwordFor(RED, body, settings) };
 }
@@ -147,11 +166,11 @@ async function testConnection(RED: NodeAPI, raw: unknown): Promise<TestConnectio
 async function readCertificate(RED: NodeAPI, raw: unknown) {
   try {
     const body = bodyOf(raw);
-    const host = typeof body.host === 'string' ? body.host.trim() : '';
-    if (host === '')
-      throw new DeviceError('INVALID_CONFIG', 'Host is empty: enter the device IP address or host name');
+    refuseEnvironmentReferences(body);
+    const hostProblem = checkDeviceProperty('host', body.host, { editing: false });
+    if (hostProblem !== undefined) throw new DeviceError('INVALID_CONFIG', hostProblem.message);
     const certificate = await readCertificateFingerprint(
-      host,
+      String(body.host).trim(),
       portFromProperty(body.port),
       timeoutMsFromProperty(body.timeout),
     );
