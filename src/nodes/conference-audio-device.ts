@@ -6,7 +6,7 @@ import { DeviceError, isDeviceError } from '../errors';
 import { isZonesChange, zonesFromChange } from '../zones';
 import type { ZoneReadResult } from '../zones/types';
 import { connectionStatus, invalidConfigStatus, type StatusView, statusMessage } from './lib/status';
-import { StreamHub } from './lib/stream-hub';
+import { STREAM_PATHS, StreamHub, type StreamSubscriber } from './lib/stream-hub';
 import { streamStatus } from './lib/stream-status';
 import { TtlCache } from './lib/ttl-cache';
 import { registerAdminEndpoints, type StoredDeviceAddress } from './shared/admin';
@@ -104,7 +104,13 @@ export = (RED: NodeAPI) => {
 
     // One data stream and one change stream for every node of this device (mqtt-broker's pattern).
     const idleTimeoutMs = streamIdleTimeoutMs();
-    const streams = new StreamHub((path) => this.getClient().eventStream(path, { idleTimeoutMs }));
+    const streams = new StreamHub((path) =>
+      this.getClient().eventStream(path, {
+        // The data stream carries metrics every 5 s; the change stream is silent until something changes,
+        // so silence there says little: it is reopened (and the zones read again) only after ten times as long.
+        idleTimeoutMs: path === STREAM_PATHS.changes ? idleTimeoutMs * 10 : idleTimeoutMs,
+      }),
+    );
     const zonesCache = new TtlCache<ZoneReadResult>(() => this.getClient().readRoomZones(), ZONES_MAX_AGE_MS);
     const zoneWatchers = new Set<(zones: ZoneReadResult | undefined) => void>();
     let stopWatchingZones: (() => void) | undefined;
@@ -121,17 +127,34 @@ export = (RED: NodeAPI) => {
     };
     this.streamStatus = (condition) => statusOf(streamStatus(condition));
     this.readZones = () => zonesCache.get();
-    this.watchZones = (listener) => {
-      zoneWatchers.add(listener);
-      stopWatchingZones ??= this.subscribeStream('changes', {
+    /** Zones announced by the change stream, to the cache and to every watcher. */
+    const announceZones = (zones: ZoneReadResult | undefined) => {
+      if (zones) zonesCache.set(zones);
+      else zonesCache.invalidate();
+      for (const watcher of zoneWatchers) watcher(zones);
+    };
+    const followZoneChanges = (): StreamSubscriber => {
+      let streamed = false;
+      let reconnected = false;
+      return {
         onEvent: (event) => {
-          if (!isZonesChange(event.event)) return;
-          const zones = zonesFromChange(event.event, event.data);
-          if (zones) zonesCache.set(zones);
-          else zonesCache.invalidate();
-          for (const watcher of zoneWatchers) watcher(zones);
+          if (isZonesChange(event.event)) announceZones(zonesFromChange(event.event, event.data));
         },
-      });
+        onCondition: (condition) => {
+          // Changes made while the stream was down were never announced: read the zones once it is back.
+          if (condition.state !== 'streaming') {
+            reconnected = streamed;
+          } else {
+            streamed = true;
+            if (reconnected) announceZones(undefined);
+            reconnected = false;
+          }
+        },
+      };
+    };
+    this.watchZones = (listener) => {
+      stopWatchingZones ??= this.subscribeStream('changes', followZoneChanges());
+      zoneWatchers.add(listener);
       return () => {
         if (!zoneWatchers.delete(listener) || zoneWatchers.size > 0) return;
         stopWatchingZones?.();
