@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { inspect } from 'node:util';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { type buildConnector, type Dispatcher, Pool } from 'undici';
 import { DeviceError } from '../errors';
 import type { ZoneReadResult } from '../zones/types';
@@ -526,7 +527,14 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
         ...(payload === undefined ? {} : { body: payload }),
       });
       const flatHeaders = flattenHeaders(response.headers);
-      const text = await this.#readBody(method, path, response, flatHeaders['content-length'], controller);
+      const text = await this.#readBody(
+        method,
+        path,
+        response,
+        flatHeaders['content-length'],
+        flatHeaders['content-encoding'],
+        controller,
+      );
       answer = {
         statusCode: response.statusCode,
         headers: flatHeaders,
@@ -553,6 +561,7 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
     path: string,
     response: Dispatcher.ResponseData,
     contentLength: string | undefined,
+    contentEncoding: string | undefined,
     signal: { readonly aborted: boolean },
   ): Promise<string> {
     const tooLarge = (size: string): DeviceError => {
@@ -587,7 +596,7 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
         { statusCode: response.statusCode, cause: safeCause(error, this.#secrets()) },
       );
     }
-    return Buffer.concat(chunks).toString('utf8');
+    return decodeBody(Buffer.concat(chunks), contentEncoding, method, path, response.statusCode);
   }
 
   #checkRateLimit(method: HttpMethod, path: string, answer: Answer): void {
@@ -654,6 +663,48 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
 
   #redact(text: string | undefined): string | undefined {
     return text === undefined ? undefined : redact(text, this.#secrets());
+  }
+}
+
+const DECODERS: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
+/**
+ * The body as text. A device or a proxy in front of it may compress an answer nobody asked to be
+ * compressed; it is decoded here, and never to more than the size cap, so a small bomb stays small.
+ */
+function decodeBody(
+  bytes: Buffer,
+  contentEncoding: string | undefined,
+  method: HttpMethod,
+  path: string,
+  statusCode: number,
+): string {
+  const encoding = (contentEncoding ?? '').trim().toLowerCase();
+  if (encoding === '' || encoding === 'identity' || bytes.length === 0) return bytes.toString('utf8');
+  const decoder = DECODERS[encoding];
+  if (decoder === undefined) {
+    throw new DeviceError(
+      'BAD_RESPONSE',
+      `The device's answer to ${method} ${path} is encoded as "${encoding}", which the client cannot read`,
+      { statusCode },
+    );
+  }
+  try {
+    return decoder(bytes, { maxOutputLength: MAX_RESPONSE_BYTES }).toString('utf8');
+  } catch (error) {
+    const tooLarge = (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
+    throw new DeviceError(
+      'BAD_RESPONSE',
+      tooLarge
+        ? `The device's ${encoding} answer to ${method} ${path} unpacks to more than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB; stopped`
+        : `The device's ${encoding} answer to ${method} ${path} cannot be unpacked: ${(error as Error).message}`,
+      { statusCode },
+    );
   }
 }
 

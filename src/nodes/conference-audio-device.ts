@@ -1,4 +1,4 @@
-import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
+import type { Node, NodeAPI, NodeDef, NodeSettings, NodeStatus } from 'node-red';
 import { DeviceClient } from '../api';
 import { deviceSettingsFromProperties } from '../api/settings';
 import type { ConnectionState } from '../api/types';
@@ -6,7 +6,7 @@ import { DeviceError, isDeviceError } from '../errors';
 import { isZonesChange, zonesFromChange } from '../zones';
 import type { ZoneReadResult } from '../zones/types';
 import { connectionStatus, invalidConfigStatus, type StatusView, statusMessage } from './lib/status';
-import { StreamHub } from './lib/stream-hub';
+import { STREAM_PATHS, StreamHub, type StreamSubscriber } from './lib/stream-hub';
 import { streamStatus } from './lib/stream-status';
 import { TtlCache } from './lib/ttl-cache';
 import { registerAdminEndpoints, type StoredDeviceAddress } from './shared/admin';
@@ -17,6 +17,15 @@ import type { DeviceConnection, DeviceUser } from './shared/device';
  * once when the device announces new zones; this bounds how stale they get when it cannot.
  */
 const ZONES_MAX_AGE_MS = 30_000;
+
+/** What this node reads from settings.js. */
+interface DeviceSettings {
+  /** Seconds without a byte after which a live stream counts as dead and is opened again. */
+  conferenceAudioDeviceStreamIdleTimeout: number;
+}
+
+/** The device sends metrics every 5 s on the data stream; an independent driver waits 30 s as well. */
+const STREAM_IDLE_TIMEOUT_SECONDS = 30;
 
 interface DeviceConfigDef extends NodeDef {
   host?: string;
@@ -43,6 +52,16 @@ export = (RED: NodeAPI) => {
     RED._(`conference-audio-device.${key}`, params);
   // A catalogue key, which the editor translates into its own language (lib/status.ts).
   const statusOf = (view: StatusView): NodeStatus => statusMessage('conference-audio-device', view);
+
+  function streamIdleTimeoutMs(): number {
+    const configured: unknown = (RED.settings as unknown as Record<string, unknown>)
+      .conferenceAudioDeviceStreamIdleTimeout;
+    const seconds =
+      typeof configured === 'number' && Number.isFinite(configured) && configured > 0
+        ? configured
+        : STREAM_IDLE_TIMEOUT_SECONDS;
+    return Math.round(seconds * 1000);
+  }
 
   function DeviceConfigNode(this: DeviceConfigNode, def: DeviceConfigDef) {
     RED.nodes.createNode(this, def);
@@ -84,7 +103,14 @@ export = (RED: NodeAPI) => {
     }
 
     // One data stream and one change stream for every node of this device (mqtt-broker's pattern).
-    const streams = new StreamHub((path) => this.getClient().eventStream(path));
+    const idleTimeoutMs = streamIdleTimeoutMs();
+    const streams = new StreamHub((path) =>
+      this.getClient().eventStream(path, {
+        // The data stream carries metrics every 5 s; the change stream is silent until something changes,
+        // so silence there says little: it is reopened (and the zones read again) only after ten times as long.
+        idleTimeoutMs: path === STREAM_PATHS.changes ? idleTimeoutMs * 10 : idleTimeoutMs,
+      }),
+    );
     const zonesCache = new TtlCache<ZoneReadResult>(() => this.getClient().readRoomZones(), ZONES_MAX_AGE_MS);
     const zoneWatchers = new Set<(zones: ZoneReadResult | undefined) => void>();
     let stopWatchingZones: (() => void) | undefined;
@@ -101,17 +127,34 @@ export = (RED: NodeAPI) => {
     };
     this.streamStatus = (condition) => statusOf(streamStatus(condition));
     this.readZones = () => zonesCache.get();
-    this.watchZones = (listener) => {
-      zoneWatchers.add(listener);
-      stopWatchingZones ??= this.subscribeStream('changes', {
+    /** Zones announced by the change stream, to the cache and to every watcher. */
+    const announceZones = (zones: ZoneReadResult | undefined) => {
+      if (zones) zonesCache.set(zones);
+      else zonesCache.invalidate();
+      for (const watcher of zoneWatchers) watcher(zones);
+    };
+    const followZoneChanges = (): StreamSubscriber => {
+      let streamed = false;
+      let reconnected = false;
+      return {
         onEvent: (event) => {
-          if (!isZonesChange(event.event)) return;
-          const zones = zonesFromChange(event.event, event.data);
-          if (zones) zonesCache.set(zones);
-          else zonesCache.invalidate();
-          for (const watcher of zoneWatchers) watcher(zones);
+          if (isZonesChange(event.event)) announceZones(zonesFromChange(event.event, event.data));
         },
-      });
+        onCondition: (condition) => {
+          // Changes made while the stream was down were never announced: read the zones once it is back.
+          if (condition.state !== 'streaming') {
+            reconnected = streamed;
+          } else {
+            streamed = true;
+            if (reconnected) announceZones(undefined);
+            reconnected = false;
+          }
+        },
+      };
+    };
+    this.watchZones = (listener) => {
+      stopWatchingZones ??= this.subscribeStream('changes', followZoneChanges());
+      zoneWatchers.add(listener);
       return () => {
         if (!zoneWatchers.delete(listener) || zoneWatchers.size > 0) return;
         stopWatchingZones?.();
@@ -158,11 +201,15 @@ export = (RED: NodeAPI) => {
     });
   }
 
-  RED.nodes.registerType<DeviceConfigNode, DeviceConfigDef, unknown, DeviceCredentials>(
+  const deviceSettings: NodeSettings<DeviceSettings> = {
+    conferenceAudioDeviceStreamIdleTimeout: { value: STREAM_IDLE_TIMEOUT_SECONDS, exportable: false },
+  };
+  RED.nodes.registerType<DeviceConfigNode, DeviceConfigDef, DeviceSettings, DeviceCredentials>(
     'conference-audio-device',
     DeviceConfigNode,
     {
       credentials: { password: { type: 'password' } },
+      settings: deviceSettings,
     },
   );
   registerAdminEndpoints(RED);

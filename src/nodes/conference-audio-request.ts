@@ -14,8 +14,26 @@ interface RequestDef extends NodeDef {
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PATCH', 'PUT']);
 const DEFAULT_PATH = '/api/v1/audio';
-/** Response headers never copied into a message. */
-const HIDDEN_HEADERS = new Set(['set-cookie', 'authorization', 'www-authenticate']);
+/**
+ * Response headers never copied into a message: secrets, and what describes the device's connection and
+ * framing rather than the answer (hop-by-hop, length and compression, which the client has undone). An
+ * http response node sends msg.headers on: a copied `transfer-encoding: chunked` or `content-encoding:
+ * gzip` beside Node-RED's own framing made an answer no browser can read.
+ */
+const HIDDEN_HEADERS = new Set([
+  'set-cookie',
+  'authorization',
+  'www-authenticate',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'content-length',
+  'content-encoding',
+]);
 
 function readMethod(value: unknown): HttpMethod | undefined {
   if (typeof value !== 'string') return undefined;

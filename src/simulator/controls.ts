@@ -101,6 +101,16 @@ const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
       return simulator.getState();
     },
   },
+  '/_simulator/encoding': {
+    PUT: (simulator, body) => {
+      const encoding = isRecord(body) ? body.encoding : body;
+      if (encoding !== 'plain' && encoding !== 'chunked' && encoding !== 'gzip') {
+        throw new ControlError('body must be {"encoding": "plain" | "chunked" | "gzip"}');
+      }
+      simulator.setAnswerEncoding(encoding);
+      return simulator.getState();
+    },
+  },
   '/_simulator/talker': {
     PUT: (simulator, body) => {
       // {"x": mm, "y": mm, "powerLevel"?: dB} places the talker; {"mode": "walk"} or {"mode": "silent"}.

@@ -1,5 +1,6 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
-import type { ErrorFormat } from './types';
+import { gzipSync } from 'node:zlib';
+import type { AnswerEncoding, ErrorFormat } from './types';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -17,15 +18,40 @@ export async function readBody(request: IncomingMessage, limit = MAX_BODY_BYTES)
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export function sendBody(response: ServerResponse, status: number, body: string, contentType?: string): void {
-  const headers: Record<string, string | number> = { 'Content-Length': Buffer.byteLength(body) };
+/**
+ * Answers with a whole body. `chunked` leaves the length out and sends the body in two pieces, as a
+ * streaming web server does; `gzip` compresses it too (Content-Encoding: gzip), as a proxy may.
+ */
+export function sendBody(
+  response: ServerResponse,
+  status: number,
+  body: string,
+  contentType?: string,
+  encoding: AnswerEncoding = 'plain',
+): void {
+  const headers: Record<string, string | number> = {};
   if (contentType !== undefined) headers['Content-Type'] = contentType;
+  if (encoding === 'plain') {
+    headers['Content-Length'] = Buffer.byteLength(body);
+    response.writeHead(status, headers);
+    response.end(body);
+    return;
+  }
+  const bytes = encoding === 'gzip' ? gzipSync(body) : Buffer.from(body, 'utf8');
+  if (encoding === 'gzip') headers['Content-Encoding'] = 'gzip';
   response.writeHead(status, headers);
-  response.end(body);
+  const half = Math.ceil(bytes.length / 2);
+  response.write(bytes.subarray(0, half));
+  response.end(bytes.subarray(half));
 }
 
-export function sendJson(response: ServerResponse, status: number, value: unknown): void {
-  sendBody(response, status, JSON.stringify(value), 'application/json; charset=utf-8');
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  value: unknown,
+  encoding: AnswerEncoding = 'plain',
+): void {
+  sendBody(response, status, JSON.stringify(value), 'application/json; charset=utf-8', encoding);
 }
 
 /** The body and content type of an error answer, in either shape real devices use. */

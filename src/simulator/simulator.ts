@@ -18,6 +18,7 @@ import { SlidingWindowRateLimiter } from './rate-limiter';
 import { DEFAULT_STREAM_TIMINGS, EventStreams, type StreamKind } from './streams';
 import { Talker } from './talker';
 import type {
+  AnswerEncoding,
   ErrorFormat,
   LayoutSpelling,
   RecordedRequest,
@@ -47,6 +48,7 @@ interface Exchange {
   response: ServerResponse;
   path: string;
   record: RecordedRequest;
+  encoding: AnswerEncoding;
 }
 
 interface Route {
@@ -70,6 +72,7 @@ export class DeviceSimulator {
   private firmware: SimulatorFirmware;
   private layoutSpelling: LayoutSpelling;
   private errorFormat: ErrorFormat;
+  private answerEncoding: AnswerEncoding;
   private rateLimitStatus: 429 | 409;
   private readonly rateLimiter: SlidingWindowRateLimiter;
   private readonly passwords: Record<SimulatorAccount, string>;
@@ -108,6 +111,7 @@ export class DeviceSimulator {
     this.firmware = options.firmware ?? 'classic';
     this.layoutSpelling = options.layoutSpelling ?? 'spec';
     this.errorFormat = options.errorFormat ?? 'errors';
+    this.answerEncoding = options.answerEncoding ?? 'plain';
     this.rateLimitStatus = options.rateLimitStatus ?? 429;
     this.rateLimiter = new SlidingWindowRateLimiter(options.rateLimitPerMinute ?? 600);
     const factoryDefault = options.factoryReset === true ? this.enrollmentCode : '';
@@ -332,6 +336,14 @@ export class DeviceSimulator {
     if (spelling !== undefined) this.layoutSpelling = spelling;
   }
 
+  /** How later answers are framed: with a length, chunked, or chunked and gzip-compressed. */
+  setAnswerEncoding(encoding: AnswerEncoding): void {
+    if (encoding !== 'plain' && encoding !== 'chunked' && encoding !== 'gzip') {
+      throw new TypeError('answer encoding must be plain, chunked or gzip');
+    }
+    this.answerEncoding = encoding;
+  }
+
   setErrorFormat(format: ErrorFormat): void {
     if (!isErrorFormat(format)) throw new TypeError('error format must be errors or problem-details');
     this.errorFormat = format;
@@ -372,6 +384,7 @@ export class DeviceSimulator {
       firmware: this.firmware,
       layoutSpelling: this.layoutSpelling,
       errorFormat: this.errorFormat,
+      answerEncoding: this.answerEncoding,
       rateLimitPerMinute: this.rateLimiter.perMinute,
       rateLimitStatus: this.rateLimitStatus,
       fingerprint256: this.fingerprint256,
@@ -430,7 +443,7 @@ export class DeviceSimulator {
     this.recorded.push(record);
     if (this.recorded.length > MAX_RECORDED_REQUESTS) this.recorded.shift();
     this.counterValues.requestsByPath[path] = (this.counterValues.requestsByPath[path] ?? 0) + 1;
-    const exchange: Exchange = { request, response, path, record };
+    const exchange: Exchange = { request, response, path, record, encoding: this.answerEncoding };
 
     const clientId = headerValue(request, `${this.vendor}-Client-Id`) ?? '';
     if (!this.rateLimiter.tryAcquire(`${request.socket.remoteAddress ?? ''}|${clientId}`)) {
@@ -803,6 +816,10 @@ function validateOptions(options: SimulatorOptions): void {
   ) {
     throw new TypeError('rateLimitStatus must be 429 or 409');
   }
+  const encoding = options.answerEncoding;
+  if (encoding !== undefined && encoding !== 'plain' && encoding !== 'chunked' && encoding !== 'gzip') {
+    throw new TypeError('answerEncoding must be plain, chunked or gzip');
+  }
   if (options.talker !== undefined && !['walk', 'still', 'off'].includes(options.talker)) {
     throw new TypeError('talker must be walk, still or off');
   }
@@ -829,12 +846,12 @@ function validateOptions(options: SimulatorOptions): void {
 
 function send(exchange: Exchange, status: number, body: string, contentType?: string): void {
   exchange.record.status = status;
-  sendBody(exchange.response, status, body, contentType);
+  sendBody(exchange.response, status, body, contentType, exchange.encoding);
 }
 
 function sendJsonAnswer(exchange: Exchange, status: number, value: unknown): void {
   exchange.record.status = status;
-  sendJson(exchange.response, status, value);
+  sendJson(exchange.response, status, value, exchange.encoding);
 }
 
 function guessContentType(body: string): string {

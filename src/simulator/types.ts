@@ -13,6 +13,9 @@ export type ErrorFormat = 'errors' | 'problem-details';
 
 export type SimulatorAccount = 'general' | 'admin';
 
+/** How device answers are framed: with a length (default), chunked, or chunked and gzip-compressed. */
+export type AnswerEncoding = 'plain' | 'chunked' | 'gzip';
+
 export interface SimulatorOptions {
   /** Default '127.0.0.1'. */
   host?: string;
@@ -44,6 +47,8 @@ export interface SimulatorOptions {
   errorFormat?: ErrorFormat;
   /** The simulated talker: `walk` (default) a scripted walk between the zones, `still` where placed, `off` none. */
   talker?: 'walk' | 'still' | 'off';
+  /** How answers are framed on the wire. Default 'plain' (with Content-Length). */
+  answerEncoding?: AnswerEncoding;
   /** Start with the talker standing and speaking here (mm); implies `talker: 'still'`. */
   talkerAt?: { x: number; y: number };
   /** Start with the microphone muted. */
@@ -122,6 +127,7 @@ export interface SimulatorState {
   zones: unknown;
   fault: SimulatorFault | null;
   counters: SimulatorCounters;
+  answerEncoding: AnswerEncoding;
   talker: 'walk' | 'still' | 'off';
   muted: boolean;
   streamsStalled: boolean;

@@ -48,3 +48,25 @@ describe('api/client: answers too large or cut off', () => {
     should(harness.simulator.counters.logins).equal(1);
   });
 });
+
+describe('api/client: answers framed or compressed by the device', () => {
+  const harness = useHarness();
+
+  for (const encoding of ['chunked', 'gzip'] as const) {
+    it(`reads a ${encoding} answer as the same JSON as a plain one`, async () => {
+      const client = harness.client();
+      const plain = (await client.request('GET', '/api/v1/room/zones')).body;
+      harness.simulator.setAnswerEncoding(encoding);
+      should((await client.request('GET', '/api/v1/room/zones')).body).eql(plain);
+    });
+  }
+
+  it('stops unpacking a gzip answer past 1 MiB and reports BAD_RESPONSE', async () => {
+    const client = harness.client();
+    harness.simulator.setAnswerEncoding('gzip');
+    // Compresses to a few KiB, unpacks past the cap.
+    harness.simulator.setZones([{ padding: 'x'.repeat(MAX_RESPONSE_BYTES + 1) }]);
+    const error = await harness.failure(client.request('GET', '/api/v1/room/zones'), 'BAD_RESPONSE');
+    should(error.message).match(/unpacks to more than 1 MiB/);
+  });
+});

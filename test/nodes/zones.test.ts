@@ -238,6 +238,22 @@ describe('room zones node (conference-audio-zones)', () => {
     await until(() => reads() > readsBefore, 'a read after the partial announcement');
   });
 
+  it('in changes mode reads the zones again when the change stream is back after a drop', async () => {
+    await helper.load(nodeModules(), [
+      tab,
+      deviceConfig(sim),
+      zonesNode({ output: 'changes', onStart: true }),
+      outNode,
+    ]);
+    const out = counter(helper.getNode('out'));
+    await until(() => out.count === 1 && sim.openStreams === 1, 'the first read and the change stream');
+    sim.dropStreams();
+    // Made while no change stream is open: the device announces it to nobody.
+    sim.setZones(sampleZones().slice(1));
+    await until(() => out.count === 2, 'the change found after the reconnect');
+    should((out.messages[1]?.payload as { removed: unknown[] }).removed).have.length(1);
+  });
+
   it('reads on its interval and once after deploy', async () => {
     helper.settings({ conferenceAudioZonesMinInterval: 0.02 });
     await helper.load(nodeModules(), [

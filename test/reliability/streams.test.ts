@@ -63,6 +63,38 @@ describe('reliability: live streams', () => {
     should(rig.simulator.counters.streamConnections).equal(2);
   });
 
+  it('reconnects after a stall: headers, then no byte for the idle timeout', async () => {
+    helper.settings({ conferenceAudioDeviceStreamIdleTimeout: 0.2 });
+    const { out, statuses } = await deploy();
+    rig.simulator.stallStreams(true);
+    await until(() => statuses.some((text) => / in \d+ s$/.test(text)), 'the reconnecting status');
+    rig.simulator.stallStreams(false);
+    const before = out.count;
+    await until(
+      () => statuses.at(-1) === STREAMING && out.count > before + 3,
+      'events after the stall',
+      10000,
+    );
+  });
+
+  it('waits longer after each failed attempt: no reconnect storm', async () => {
+    helper.settings({ conferenceAudioDeviceStreamIdleTimeout: 0.1 });
+    const { statuses } = await deploy();
+    rig.simulator.stallStreams(true);
+    const waits = () =>
+      statuses
+        .map((text) => / in (\d+) s$/.exec(text)?.[1])
+        .filter((wait) => wait !== undefined)
+        .map(Number);
+    await until(() => waits().length >= 3, 'three reconnect waits', 10000);
+    const [first = 0, second = 0, third = 0] = waits();
+    // Doubling with jitter of at most half: 1 s, then 1 to 2 s, then 2 to 4 s.
+    should(second).be.aboveOrEqual(first);
+    should(third).be.above(first);
+    // One connection per attempt, none in between.
+    should(rig.simulator.counters.streamConnections).be.belowOrEqual(waits().length + 1);
+  });
+
   it('reconnects after the device ends the response', async () => {
     const { out } = await deploy();
     rig.simulator.endStreams();
