@@ -10,6 +10,7 @@ import type { ZoneReadResult, ZoneWithGeometry } from '../zones/types';
 import { readNonNegative } from './lib/node-settings';
 import { statusText } from './lib/status';
 import type { StreamCondition } from './lib/stream-hub';
+import { streamErrorReporter } from './lib/stream-status';
 import { type DeviceUser, useDevice } from './shared/device';
 import { errorCode, errorLocaliser, toNodeError } from './shared/errors';
 
@@ -141,7 +142,8 @@ export = (RED: NodeAPI) => {
           if (closed) return;
           const code = errorCode(error);
           // A device that keeps failing the same way is reported once, not at every reading.
-          if (code !== lastZonesError) node.error(toNodeError(error, localise));
+          // With a message, so that a Catch node sees it.
+          if (code !== lastZonesError) node.error(toNodeError(error, localise), { topic: topicBase });
           lastZonesError = code;
           zonesLoadedAt = Date.now();
           showStatus();
@@ -159,6 +161,9 @@ export = (RED: NodeAPI) => {
     });
 
     if (!device) return;
+    const reportStreamError = streamErrorReporter((error) =>
+      node.error(toNodeError(error, localise), { topic: topicBase }),
+    );
     const leave: Array<() => void> = [];
     try {
       leave.push(
@@ -180,6 +185,7 @@ export = (RED: NodeAPI) => {
             scheduleRelease();
           },
           onCondition: (next) => {
+            reportStreamError(next);
             condition = next;
             showStatus();
           },
@@ -187,7 +193,7 @@ export = (RED: NodeAPI) => {
       );
       loadZones();
     } catch (error) {
-      node.error(toNodeError(error, localise));
+      node.error(toNodeError(error, localise), { topic: topicBase });
     }
 
     node.on('close', () => {

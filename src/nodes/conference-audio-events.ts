@@ -3,7 +3,7 @@ import { type LiveEventChoice, readLiveEvents, readNonNegative } from './lib/nod
 import { RateWindow } from './lib/rate-window';
 import { statusText } from './lib/status';
 import { DATA_EVENT_NAMES, type StreamCondition, type StreamEvent, type StreamKind } from './lib/stream-hub';
-import { worstCondition } from './lib/stream-status';
+import { streamErrorReporter, worstCondition } from './lib/stream-status';
 import { type DeviceUser, useDevice } from './shared/device';
 import { errorLocaliser, toNodeError } from './shared/errors';
 
@@ -51,7 +51,21 @@ export = (RED: NodeAPI) => {
     if (!device) return;
     const topicBase = configuredTopic !== '' ? configuredTopic : device.displayName;
 
+    // One reporter per stream; with a message, so that a Catch node sees the error.
+    const reporters = new Map<StreamKind, (condition: StreamCondition) => void>();
+    const reportError = (condition: StreamCondition, kind: StreamKind) => {
+      let reporter = reporters.get(kind);
+      if (reporter === undefined) {
+        reporter = streamErrorReporter((error) =>
+          node.error(toNodeError(error, localise), { topic: topicBase }),
+        );
+        reporters.set(kind, reporter);
+      }
+      reporter(condition);
+    };
+
     function showCondition(condition: StreamCondition, kind: StreamKind) {
+      reportError(condition, kind);
       conditions.set(kind, condition);
       const worst = worstCondition(conditions);
       if (shown !== undefined && JSON.stringify(shown) === JSON.stringify(worst)) return;
@@ -88,7 +102,7 @@ export = (RED: NodeAPI) => {
         leave.push(device.subscribeStream('changes', { onEvent: forward, onCondition: showCondition }));
       }
     } catch (error) {
-      node.error(toNodeError(error, localise));
+      node.error(toNodeError(error, localise), { topic: topicBase });
     }
 
     node.on('close', () => {

@@ -187,6 +187,25 @@ describe('active zone node (conference-audio-active-zone)', () => {
     should(answerOf(out.messages[1])).containDeep({ zone: null, previous: { id: presenter.id } });
   });
 
+  it('reports a device without zones to Catch once, with its code, and in the status', async () => {
+    sim.setModel('310');
+    await helper.load(nodeModules(completeModule, catchModule), [
+      tab,
+      deviceConfig(sim),
+      activeZoneNodeDef('n-active', 'out', { hold: 0, release: 0.2 }),
+      { id: 'out', type: 'helper', z: 'f1' },
+      ...doneWatchers('n-active'),
+    ]);
+    const failed = counter(helper.getNode('failed'));
+    const status = statusWhere(
+      helper.getNode('n-active'),
+      (shown) => shown.text === 'zones: UNSUPPORTED_MODEL',
+    );
+    await until(() => failed.count === 1, 'the error at the Catch node');
+    should((failed.messages[0]?.error as { code?: string } | undefined)?.code).equal('UNSUPPORTED_MODEL');
+    await status;
+  });
+
   it("carries each zone's camera input from the layout's camera switcher map", async () => {
     // The events node joins the change stream after the active zone node: it hears the layout second.
     await load({}, [

@@ -1,7 +1,8 @@
 import should from 'should';
+import { DeviceError } from '../../src/errors';
 import { readLiveEvents, readNonNegative } from '../../src/nodes/lib/node-settings';
 import { RateWindow } from '../../src/nodes/lib/rate-window';
-import { streamStatus, worstCondition } from '../../src/nodes/lib/stream-status';
+import { streamErrorReporter, streamStatus, worstCondition } from '../../src/nodes/lib/stream-status';
 
 describe('nodes/lib: live nodes', () => {
   describe('RateWindow', () => {
@@ -75,6 +76,24 @@ describe('nodes/lib: live nodes', () => {
       should(streamStatus({ state: 'streaming' }).key).equal('stream.streaming');
       should(streamStatus({ state: 'muted' }).key).equal('stream.muted');
       should(streamStatus({ state: 'auth_failed' }).key).equal('stream.authFailed');
+    });
+
+    it('reports a stream that cannot be opened once per code, and a drop of a healthy stream not at all', () => {
+      const reported: string[] = [];
+      const report = streamErrorReporter((error) => reported.push(error.code));
+      const failing = (code: 'UNREACHABLE' | 'AUTH_FAILED' | 'RATE_LIMITED') =>
+        ({ state: 'reconnecting', retryInMs: 1000, code, error: new DeviceError(code, 'x') }) as const;
+      report({ state: 'connecting' });
+      report(failing('UNREACHABLE'));
+      report(failing('UNREACHABLE'));
+      report(failing('RATE_LIMITED'));
+      should(reported).eql(['UNREACHABLE', 'RATE_LIMITED']);
+      report({ state: 'streaming' });
+      report(failing('UNREACHABLE'));
+      should(reported).eql(['UNREACHABLE', 'RATE_LIMITED']);
+      report(failing('UNREACHABLE'));
+      report({ state: 'auth_failed', error: new DeviceError('AUTH_FAILED', 'refused') });
+      should(reported).eql(['UNREACHABLE', 'RATE_LIMITED', 'UNREACHABLE', 'AUTH_FAILED']);
     });
 
     it('shows the worse of two streams', () => {

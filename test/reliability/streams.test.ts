@@ -6,6 +6,7 @@
 import should from 'should';
 import {
   activeZoneNodeDef,
+  catchModule,
   counter,
   deviceConfig,
   eventsNodeDef,
@@ -31,27 +32,30 @@ describe('reliability: live streams', () => {
   async function deploy(extra: Record<string, unknown> = {}) {
     rig.simulator.placeTalker(IN_PRESENTER);
     await helper.load(
-      nodeModules(),
+      nodeModules(catchModule),
       [
         tab,
         deviceConfig(rig.simulator),
         eventsNodeDef('n-events', 'out', { rate: 0, ...extra }),
         { id: 'out', type: 'helper', z: 'f1' },
+        { id: 'n-catch', type: 'catch', z: 'f1', scope: ['n-events'], uncaught: false, wires: [['failed']] },
+        { id: 'failed', type: 'helper', z: 'f1' },
       ],
       rig.credentials(),
     );
     const out = counter(helper.getNode('out'));
+    const failed = counter(helper.getNode('failed'));
     const statuses: string[] = [];
     helper.getNode('n-events').on('call:status', (call: never) => {
       const text = shownStatusText((call as { args: [{ text?: string }] }).args[0]?.text ?? '');
       if (statuses.at(-1) !== text) statuses.push(text);
     });
     await until(() => out.count > 0, 'the first event');
-    return { out, statuses };
+    return { out, statuses, failed };
   }
 
   it('reconnects after a dropped connection, showing the wait, and the events go on', async () => {
-    const { out, statuses } = await deploy();
+    const { out, statuses, failed } = await deploy();
     rig.simulator.dropStreams();
     await until(() => statuses.some((text) => / in \d+ s$/.test(text)), 'the reconnecting status');
     const before = out.count;
@@ -61,6 +65,8 @@ describe('reliability: live streams', () => {
       10000,
     );
     should(rig.simulator.counters.streamConnections).equal(2);
+    // A blip the stream recovered from is shown, not reported as an error of the flow.
+    should(failed.count).equal(0);
   });
 
   it('reconnects after a stall: headers, then no byte for the idle timeout', async () => {
@@ -115,12 +121,15 @@ describe('reliability: live streams', () => {
   });
 
   it('after a password change logs in once more, then shows "auth failed" without a login storm', async () => {
-    const { statuses } = await deploy();
+    const { statuses, failed } = await deploy();
     rig.watch.addSecret('the new password', NEW_PASSWORD);
     rig.simulator.setPassword('general', NEW_PASSWORD);
     rig.simulator.dropStreams();
     await until(() => statuses.at(-1) === AUTH_FAILED, 'the auth failed status', 10000);
     should(rig.simulator.counters.failedLogins).equal(1);
+    // One error for a Catch node, with the code a flow switches on; the drop before it was none.
+    await until(() => failed.count === 1, 'the error at the Catch node');
+    should((failed.messages[0]?.error as { code?: string } | undefined)?.code).equal('AUTH_FAILED');
   });
 
   it('reads a refused connection (429) as "wait", never as a login failure, and keeps within the limit', async () => {

@@ -45,8 +45,8 @@ export type StreamCondition =
   | { state: 'connecting' }
   | { state: 'streaming' }
   | { state: 'muted' }
-  | { state: 'reconnecting'; retryInMs: number | undefined; code: string | undefined }
-  | { state: 'auth_failed' };
+  | { state: 'reconnecting'; retryInMs: number | undefined; code: string | undefined; error?: DeviceError }
+  | { state: 'auth_failed'; error?: DeviceError };
 
 export interface StreamSubscriber {
   onEvent(event: StreamEvent): void;
@@ -106,9 +106,16 @@ class SharedStream {
       case 'streaming':
         return this.#muted ? { state: 'muted' } : { state: 'streaming' };
       case 'reconnecting':
-        return { state: 'reconnecting', retryInMs: detail.retryInMs, code: detail.error?.code };
+        return {
+          state: 'reconnecting',
+          retryInMs: detail.retryInMs,
+          code: detail.error?.code,
+          ...(detail.error === undefined ? {} : { error: detail.error }),
+        };
       case 'auth_failed':
-        return { state: 'auth_failed' };
+        return detail.error === undefined
+          ? { state: 'auth_failed' }
+          : { state: 'auth_failed', error: detail.error };
       case 'connecting':
       case 'closed':
         return { state: 'connecting' };

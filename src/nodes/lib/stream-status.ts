@@ -1,3 +1,4 @@
+import type { DeviceError } from '../../errors';
 import type { StatusView } from './status';
 import type { StreamCondition, StreamKind } from './stream-hub';
 
@@ -45,4 +46,32 @@ export function worstCondition(conditions: ReadonlyMap<StreamKind, StreamConditi
     first = false;
   }
   return worst;
+}
+
+/**
+ * Hands a stream's failure to `report` when the stream cannot be opened, once per error code, as the room
+ * zones node reports a failing poll: a stream that keeps failing the same way while it retries is one error
+ * for a Catch node, not one per attempt. A healthy stream that drops and reconnects is only shown in the
+ * status (a network blip is not an error of the flow); streaming again forgets the code.
+ */
+export function streamErrorReporter(
+  report: (error: DeviceError) => void,
+): (condition: StreamCondition) => void {
+  let reported: string | undefined;
+  let streaming = false;
+  return (condition) => {
+    if (condition.state === 'streaming' || condition.state === 'muted') {
+      reported = undefined;
+      streaming = true;
+      return;
+    }
+    if (condition.state === 'connecting') return;
+    const wasStreaming = streaming;
+    streaming = false;
+    if (condition.error === undefined || condition.error.code === reported) return;
+    // The first failure after streaming is the drop itself; an attempt that fails after it is reported.
+    if (wasStreaming && condition.state === 'reconnecting') return;
+    reported = condition.error.code;
+    report(condition.error);
+  };
 }
