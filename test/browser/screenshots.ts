@@ -19,7 +19,12 @@ import {
 
 const docsDir = path.join(projectRoot, 'docs');
 /** What this script writes into docs/, in the order it makes them; the README shows these. */
-export const screenshotFiles = ['flow-debug.png', 'device-dialog.png', 'zones-dialog-map.png'] as const;
+export const screenshotFiles = [
+  'flow-debug.png',
+  'device-dialog.png',
+  'zones-dialog-map.png',
+  'dashboard-room.png',
+] as const;
 type ScreenshotFile = (typeof screenshotFiles)[number];
 const viewport = { width: 1280, height: 800 };
 // Shown as dots only; the simulator needs some password so the field does not look empty.
@@ -198,6 +203,50 @@ async function zonesDialogWithMap(page: Page): Promise<void> {
   await page.locator('#node-dialog-cancel').click();
 }
 
+const demo = require('../../scripts/start.js') as {
+  loadExamples(): Array<{ file: string }>;
+  buildDemoFlows(
+    examples: unknown[],
+    target: { devicePort: number; inlineCredentials: boolean; devicePassword: string },
+  ): unknown[];
+};
+
+/** The live room view of example 7, the talker standing in the presenter zone. */
+async function liveRoomView(page: Page, nodeRed: NodeRed, simulator: DeviceSimulator): Promise<void> {
+  const example = demo.loadExamples().filter((candidate) => candidate.file.startsWith('07'));
+  await nodeRed.adminJson(
+    'POST',
+    '/flows',
+    demo.buildDemoFlows(example, {
+      devicePort: simulator.port,
+      inlineCredentials: true,
+      devicePassword: password,
+    }),
+  );
+  const presenter = (
+    simulator.getState().zones as Array<{
+      label: string;
+      id: string;
+      geometry: { point1: { x: number; y: number }; point2: { x: number; y: number } };
+    }>
+  ).find((zone) => zone.label === 'Presenter');
+  if (presenter === undefined) throw new Error('the simulator has no Presenter zone');
+  const { point1, point2 } = presenter.geometry;
+  simulator.placeTalker({
+    x: point1.x + (point2.x - point1.x) * 0.3,
+    y: point1.y + (point2.y - point1.y) * 0.7,
+  });
+  await page.setViewportSize({ width: 1000, height: 700 });
+  await page.goto(`${nodeRed.url}/dashboard/room`);
+  await page
+    .locator(`g.ca-zone[data-zone-id="${presenter.id}"][data-active="true"]`)
+    .waitFor({ timeout: 20000 });
+  // Dashboard 2.0 greets a first visit with an "offline ready" notice; it is not part of the view.
+  const notice = page.getByRole('button', { name: 'Close' });
+  if (await notice.isVisible().catch(() => false)) await notice.click();
+  await capture(page, 'dashboard-room.png');
+}
+
 async function main(): Promise<void> {
   let simulator: DeviceSimulator | undefined;
   let nodeRed: NodeRed | undefined;
@@ -221,6 +270,7 @@ async function main(): Promise<void> {
     await flowWithDebug(page);
     await deviceDialog(page, zonesNode);
     await zonesDialogWithMap(page);
+    await liveRoomView(page, nodeRed, simulator);
 
     if (browser.problems.length > 0) {
       throw new Error(

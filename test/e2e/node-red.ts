@@ -5,7 +5,7 @@
  * so tests can read the log.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { plainEnvironment } from '../../scripts/plain-environment';
@@ -40,6 +40,12 @@ export function e2eEnvironment(): E2eEnvironment {
  * A fresh user directory with the tarball installed into it by npm, as a user would; under .tmp/e2e, or
  * under `parent` (outside the project, where Node's module lookup cannot reach the project's node_modules).
  */
+/** The Dashboard 2.0 version this project develops against (its dev dependency). */
+function dashboardVersion(): string {
+  const manifest = join(PROJECT_ROOT, 'node_modules', '@flowfuse', 'node-red-dashboard', 'package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
 export async function prepareUserDir(
   tarball: string,
   parent = join(PROJECT_ROOT, '.tmp', 'e2e'),
@@ -50,7 +56,9 @@ export async function prepareUserDir(
     join(userDir, 'package.json'),
     `${JSON.stringify({ name: 'node-red-project', private: true, description: 'e2e user directory' })}\n`,
   );
-  await execFileAsync('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], {
+  // The live room view example needs Dashboard 2.0, as a user of that example installs it beside ours.
+  const dashboard = `@flowfuse/node-red-dashboard@${dashboardVersion()}`;
+  await execFileAsync('npm', ['install', tarball, dashboard, '--no-audit', '--no-fund', '--prefer-offline'], {
     cwd: userDir,
     env: plainEnvironment(),
     maxBuffer: 16 * 1024 * 1024,
