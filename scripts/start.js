@@ -61,6 +61,10 @@ function buildDemoFlows(examples, target) {
         node.port = target.devicePort;
         if (target.inlineCredentials) node.credentials = { password: target.devicePassword ?? '' };
       }
+      // Example 4 calls a camera stand-in served by its own Node-RED; the demo's Node-RED may not be on 1880.
+      if (node.type === 'http request' && target.nodeRedPort !== undefined && typeof node.url === 'string') {
+        node.url = node.url.replace(/^http:\/\/127\.0\.0\.1:1880\//, `http://127.0.0.1:${target.nodeRedPort}/`);
+      }
       if (node.type === BROKER_TYPE && target.brokerPort !== undefined) {
         node.broker = target.brokerHost ?? '127.0.0.1';
         node.port = String(target.brokerPort);
@@ -280,6 +284,7 @@ async function main() {
   const flows = buildDemoFlows(loadExamples(), {
     devicePort: simulator.port,
     brokerPort: broker.port,
+    nodeRedPort: uiPort,
   });
   const settingsFile = writeUserDir(
     userDir,

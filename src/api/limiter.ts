@@ -1,4 +1,5 @@
 import { DeviceError } from '../errors';
+import { MAX_TIMER_MS } from './settings-rules';
 
 interface Waiter {
   resolve: () => void;
@@ -145,10 +146,14 @@ export class RequestLimiter {
     while (this.#waiters.length > 0) {
       const delay = this.#delayBeforeNext();
       if (delay > 0) {
-        this.#timer = setTimeout(() => {
-          this.#timer = undefined;
-          this.#schedule();
-        }, delay);
+        // Clamped: a device-asked pause or a clock set back must not overflow the timer (it would fire at once).
+        this.#timer = setTimeout(
+          () => {
+            this.#timer = undefined;
+            this.#schedule();
+          },
+          Math.min(delay, MAX_TIMER_MS),
+        );
         return;
       }
       const waiter = this.#waiters.shift();

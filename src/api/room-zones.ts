@@ -7,10 +7,51 @@ export const ZONES_PATH = '/api/v1/room/zones';
 export const LAYOUT_PATH = '/api/v1/room/layout';
 
 /**
- * Devices whose firmware answers 404 on the zones endpoint but reports zones in the layout: remembered
- * per requester so later reads cost one request. Weak, so a closed client is not kept alive.
+ * Devices whose firmware answers 404 on the zones endpoint but reports zones in the layout, remembered
+ * for the life of the process so that later reads cost one request. Keyed by the device's address where
+ * the requester has one (a DeviceClient's `baseUrl`): a new client after a redeploy then spends no 404.
+ * Other requesters are remembered weakly, so nothing keeps them alive.
  */
-const usesLayoutEndpoint = new WeakMap<DeviceRequester, true>();
+class LayoutEndpointMemory {
+  readonly #addresses = new Set<string>();
+  readonly #requesters = new WeakSet<DeviceRequester>();
+
+  has(requester: DeviceRequester): boolean {
+    const address = addressOf(requester);
+    return address === undefined ? this.#requesters.has(requester) : this.#addresses.has(address);
+  }
+
+  set(requester: DeviceRequester): void {
+    const address = addressOf(requester);
+    if (address === undefined) this.#requesters.add(requester);
+    else this.#addresses.add(address);
+  }
+
+  clear(): void {
+    this.#addresses.clear();
+  }
+
+  delete(requester: DeviceRequester): void {
+    const address = addressOf(requester);
+    if (address === undefined) this.#requesters.delete(requester);
+    else this.#addresses.delete(address);
+  }
+}
+
+function addressOf(requester: DeviceRequester): string | undefined {
+  const address: unknown = (requester as { baseUrl?: unknown }).baseUrl;
+  return typeof address === 'string' && address !== '' ? address : undefined;
+}
+
+const usesLayoutEndpoint = new LayoutEndpointMemory();
+
+/**
+ * Forgets every device address remembered to serve its zones only in the layout: for a device swapped
+ * for another at the same address, and for tests whose simulators may reuse a port.
+ */
+export function forgetZonesEndpoints(): void {
+  usesLayoutEndpoint.clear();
+}
 
 function isCode(error: unknown, code: DeviceError['code']): error is DeviceError {
   return error instanceof DeviceError && error.code === code;
@@ -43,7 +84,7 @@ function unsupportedModel(error: DeviceError): DeviceError {
 async function readLayout(requester: DeviceRequester): Promise<ZoneReadResult> {
   const response = await requester.request('GET', LAYOUT_PATH);
   const result = parsed(parseLayoutResponse, response.body, LAYOUT_PATH);
-  usesLayoutEndpoint.set(requester, true);
+  usesLayoutEndpoint.set(requester);
   return result;
 }
 

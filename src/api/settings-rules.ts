@@ -15,6 +15,15 @@ export const DEVICE_DEFAULTS = {
   timeoutSeconds: 10,
 } as const;
 
+/**
+ * The longest delay Node's timers honour (2^31-1 ms, about 24.8 days): a longer one overflows and the
+ * timer fires after 1 ms, so a read "every 30 days" would run every millisecond. Every configured
+ * interval and timeout stays at or below it; the editor and the runtime refuse more.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+/** MAX_TIMER_MS in whole seconds, for properties given in seconds. */
+export const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
+
 /** Far above any sane request; keeps the timer below setTimeout's 2^31-1 ms ceiling. */
 export const MAX_TIMEOUT_SECONDS = 3600;
 /** The client id and version become header values: bounded so a pasted text cannot bloat every request. */

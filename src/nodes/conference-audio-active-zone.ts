@@ -1,4 +1,5 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
+import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from '../api/settings-rules';
 import {
   type ActiveZoneChange,
   ActiveZoneTracker,
@@ -43,9 +44,9 @@ export = (RED: NodeAPI) => {
       typeof def.zoneType === 'string' && def.zoneType.trim() !== ''
         ? def.zoneType.trim()
         : DEFAULT_ZONE_TYPE;
-    const hold = readNonNegative(def.hold, DEFAULT_HOLD_MS, 'Hold');
+    const hold = readNonNegative(def.hold, DEFAULT_HOLD_MS, 'Hold', MAX_TIMER_MS);
     if (!hold.ok) node.warn(t('errors.hold', { reason: hold.reason }));
-    const release = readNonNegative(def.release, DEFAULT_RELEASE_SECONDS, 'Release');
+    const release = readNonNegative(def.release, DEFAULT_RELEASE_SECONDS, 'Release', MAX_TIMER_SECONDS);
     if (!release.ok) node.warn(t('errors.release', { reason: release.reason }));
     const tracker = new ActiveZoneTracker<ZoneWithGeometry>({
       zoneType,
@@ -117,7 +118,8 @@ export = (RED: NodeAPI) => {
           announce(tracker.tick(Date.now()));
           scheduleRelease();
         },
-        Math.max(0, deadline - Date.now()),
+        // Clamped: a clock set forward must not turn the wait into an overflowing timer.
+        Math.min(MAX_TIMER_MS, Math.max(0, deadline - Date.now())),
       );
     }
 

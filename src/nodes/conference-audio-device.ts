@@ -1,6 +1,7 @@
 import type { Node, NodeAPI, NodeDef, NodeSettings, NodeStatus } from 'node-red';
 import { DeviceClient } from '../api';
 import { deviceSettingsFromProperties } from '../api/settings';
+import { MAX_TIMER_MS } from '../api/settings-rules';
 import type { ConnectionState } from '../api/types';
 import { DeviceError, isDeviceError } from '../errors';
 import { isZonesChange, zonesFromChange } from '../zones';
@@ -60,7 +61,8 @@ export = (RED: NodeAPI) => {
       typeof configured === 'number' && Number.isFinite(configured) && configured > 0
         ? configured
         : STREAM_IDLE_TIMEOUT_SECONDS;
-    return Math.round(seconds * 1000);
+    // The change stream waits ten times this long: both stay within what timers honour.
+    return Math.min(Math.round(seconds * 1000), Math.floor(MAX_TIMER_MS / 10));
   }
 
   function DeviceConfigNode(this: DeviceConfigNode, def: DeviceConfigDef) {

@@ -1,4 +1,5 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeSettings, NodeStatus } from 'node-red';
+import { MAX_TIMER_SECONDS } from '../api/settings-rules';
 import type { ConnectionState } from '../api/types';
 import { renderZoneMap } from '../zones';
 import type { ZoneReadResult } from '../zones/types';
@@ -193,7 +194,10 @@ export = (RED: NodeAPI) => {
     const intervalSeconds = Number(def.interval ?? 0);
     let poller: Poller | undefined;
     let startRead: NodeJS.Immediate | undefined;
-    if (device && Number.isFinite(intervalSeconds) && intervalSeconds > 0) {
+    if (intervalSeconds > MAX_TIMER_SECONDS) {
+      // Node's timers overflow past 24.8 days and would then read every millisecond.
+      node.error(t('errors.intervalTooLong', { interval: intervalSeconds, max: MAX_TIMER_SECONDS }));
+    } else if (device && Number.isFinite(intervalSeconds) && intervalSeconds > 0) {
       const seconds = Math.max(intervalSeconds, minimumInterval());
       if (seconds !== intervalSeconds)
         node.warn(t('errors.intervalRaised', { interval: intervalSeconds, seconds }));

@@ -1,5 +1,5 @@
 import should from 'should';
-import { readRoomZones } from '../../src/api';
+import { forgetZonesEndpoints, readRoomZones } from '../../src/api';
 import { sampleZones } from '../../src/simulator';
 import type { Zone } from '../../src/zones/types';
 import { useHarness } from './helpers';
@@ -115,5 +115,30 @@ describe('api/room-zones: newer firmware (zones inside the layout)', () => {
     harness.simulator.setFault({ kind: 'status', status: 404, path: '/api/v1/room/layout' });
     const error = await harness.failure(harness.client().readRoomZones(), 'NOT_FOUND');
     should(error.message).match(/neither \/api\/v1\/room\/zones nor \/api\/v1\/room\/layout/);
+  });
+});
+
+describe('api/room-zones: the zones endpoint remembered per device address', () => {
+  const harness = useHarness({ firmware: 'layout' });
+
+  it('lets a new client for the same address go to the layout at once, without a 404', async () => {
+    const first = harness.client();
+    await first.readRoomZones();
+    await first.close();
+    harness.simulator.resetRecords();
+    const result = await harness.client().readRoomZones();
+    should(result.source).equal('layout');
+    should(harness.simulator.requests.map((request) => `${request.path} ${request.status}`)).eql([
+      '/api/v1/auth/login 200',
+      '/api/v1/room/layout 200',
+    ]);
+  });
+
+  it('forgets the address on request, and asks the zones endpoint first again', async () => {
+    await harness.client().readRoomZones();
+    forgetZonesEndpoints();
+    harness.simulator.resetRecords();
+    await harness.client().readRoomZones();
+    should(harness.simulator.requests.map((request) => request.path)).containEql('/api/v1/room/zones');
   });
 });

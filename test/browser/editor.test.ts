@@ -653,6 +653,8 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     should(await flagged(String(minIntervalSetting))).be.false('the setting itself is allowed');
     should(await flagged('1')).be.true('1 s is below the setting');
     should(await flagged('0')).be.false('0 turns polling off');
+    should(await flagged('2147483')).be.false('the longest interval timers honour (about 24.8 days)');
+    should(await flagged('2147484')).be.true('a longer interval would overflow the timer');
     await p.locator('#node-dialog-cancel').click();
     await interval.waitFor({ state: 'detached' });
   });

@@ -42,6 +42,7 @@ interface Example {
 interface DemoTarget {
   devicePort: number;
   brokerPort: number;
+  nodeRedPort: number;
   inlineCredentials: boolean;
 }
 // The demo's own flow builder, so `npm start` and this test deploy the same thing.
@@ -52,6 +53,11 @@ const demo = require('../../scripts/start.js') as {
 
 const OUR_TYPES = nodeTypes;
 const ROOM_TOPIC = 'rooms/demo-room/zones';
+
+interface ZoneGeometry {
+  point1: { x: number; y: number };
+  point2: { x: number; y: number };
+}
 
 interface ZoneLike {
   id: string;
@@ -121,7 +127,8 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
   before(async () => {
     environment = e2eEnvironment();
     console.log(`      running on: ${environment.line}`);
-    simulator = await startSimulator({ port: 0 });
+    // The talker speaks outside the room until a test places it: the examples' live nodes then stay quiet.
+    simulator = await startSimulator({ port: 0, talker: 'still', talkerAt: { x: 0, y: 30_000 } });
     const broker = await Aedes.createBroker();
     const server = createServer(broker.handle);
     await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
@@ -192,6 +199,7 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     const flows = demo.buildDemoFlows(examples, {
       devicePort: simulator.port,
       brokerPort,
+      nodeRedPort: Number(new URL(running().url).port),
       inlineCredentials: true,
     });
     await deployFlows(running(), flows);
@@ -244,24 +252,83 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     for (const zone of simulatorZones(simulator)) should(texts).containEql(zone.label);
   });
 
-  it('picks a camera preset per zone and the wide shot outside every zone', async () => {
-    const injects: Array<[string, number]> = [
-      ['presenter (0, 1800)', 1],
-      ['audience left (-4000, 7000)', 2],
-      ['audience right (4000, 7000)', 3],
-      ['aisle: no zone (0, 7000)', 0],
-      ['sound location event', 3],
-    ];
-    const presetLines = /\[debug:camera preset\] (\d+)/g;
-    for (const [name, preset] of injects) {
+  it('answers which zone holds a point over HTTP, and 404 outside every zone', async () => {
+    const [presenter] = simulatorZones(simulator);
+    const inside = await running().request('/zones/at?x=0&y=1800');
+    should(inside.status).equal(200);
+    should(((await inside.json()) as ZoneLike).id).equal(presenter?.id);
+    const outside = await running().request('/zones/at?x=0&y=7000');
+    should(outside.status).equal(404);
+    should(await outside.json()).eql({ zone: null });
+  });
+
+  it('switches the camera preset as the talker moves between zones, and back to the overview', async () => {
+    const presetLines = /\[debug:camera got preset\] "?(\d+)"?/g;
+    const presetFor = async (what: string): Promise<number> => {
       const before = countMatches(running().output(), presetLines);
-      await fireInject(running(), findNode(examples, '04', name).id);
-      const logged = await probeUntil(`the preset for "${name}" in the log`, () => {
+      return probeUntil(`the camera preset for ${what}`, () => {
         const presets = [...running().output().matchAll(presetLines)].map((match) => Number(match[1]));
-        return presets.length > before ? presets[before] : undefined;
+        return presets.length > before ? presets.at(-1) : undefined;
       });
-      should(logged).equal(preset, name);
+    };
+    const presetTopic = 'rooms/demo-room/camera/preset';
+    const zones = simulatorZones(simulator) as Array<ZoneLike & { geometry: ZoneGeometry }>;
+    const expected: Record<string, number> = { Presenter: 1, 'Audience left': 2, 'Audience right': 3 };
+    for (const zone of zones) {
+      const { point1, point2 } = zone.geometry;
+      const waiting = presetFor(zone.label);
+      simulator.placeTalker({ x: (point1.x + point2.x) / 2, y: (point1.y + point2.y) / 2 });
+      should(await waiting).equal(expected[zone.label], zone.label);
     }
+    const overview = presetFor('the room overview');
+    simulator.silenceTalker();
+    should(await overview).equal(0);
+    const retained = await probeUntil('the retained preset on MQTT', async () => {
+      const client = await connectAsync(`mqtt://127.0.0.1:${brokerPort}`, { reconnectPeriod: 0 });
+      const got = new Promise<string>((resolve) =>
+        client.on('message', (_topic, payload) => resolve(payload.toString())),
+      );
+      await client.subscribeAsync(presetTopic, { qos: 1 });
+      const payload = await Promise.race([
+        got,
+        new Promise<undefined>((resolve) => setTimeout(resolve, 500)),
+      ]);
+      await client.endAsync();
+      return payload;
+    });
+    should(retained).equal('0');
+  });
+
+  it('publishes presence per zone and for the room, retained, as the talker moves', async () => {
+    const zones = simulatorZones(simulator) as Array<ZoneLike & { geometry: ZoneGeometry }>;
+    const target = zones[1] as ZoneLike & { geometry: ZoneGeometry };
+    const { point1, point2 } = target.geometry;
+    simulator.placeTalker({ x: (point1.x + point2.x) / 2, y: (point1.y + point2.y) / 2 });
+    const base = 'rooms/demo-room/presence';
+    const latest = await probeUntil('the presence topics with the zone active', async () => {
+      const client = await connectAsync(`mqtt://127.0.0.1:${brokerPort}`, { reconnectPeriod: 0 });
+      const messages: ReceivedMessage[] = [];
+      client.on('message', (topic, payload, packet) =>
+        messages.push({ topic, payload: payload.toString('utf8'), retain: packet.retain }),
+      );
+      await client.subscribeAsync(`${base}/#`, { qos: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await client.endAsync();
+      const byTopic = latestByTopic(messages);
+      const active = JSON.parse(byTopic.get(`${base}/active`)?.payload ?? 'null') as { id?: string } | null;
+      // A late subscriber's view: every topic from the broker's retained store, none still arriving live.
+      const retained = [...byTopic.values()].every((message) => message.retain);
+      return active?.id === target.id && byTopic.size === zones.length + 1 && retained ? byTopic : undefined;
+    });
+    for (const zone of zones) {
+      const published = latest.get(`${base}/zones/${zone.id}`);
+      should(published?.retain).be.true();
+      should(JSON.parse(published?.payload ?? 'null')).eql({
+        label: zone.label,
+        active: zone.id === target.id,
+      });
+    }
+    simulator.walkTalker();
   });
 
   it('reads and patches the audio resource through device requests', async () => {

@@ -122,7 +122,7 @@ describe('npm run validate (flow library scorecard)', () => {
   });
 
   it('fails when no example uses a node type', () => {
-    const lookupExample = join(copy, 'examples', '04 Camera switching.json');
+    const lookupExample = join(copy, 'examples', '02 Zones over HTTP.json');
     rmSync(lookupExample);
     const { status, output } = validate(copy);
     should(status).equal(1);

@@ -31,8 +31,10 @@
  * the watch was given: the Authorization headers the simulator received and the tokens its logins issued.
  * A failure names the secret and where it appeared, with an excerpt in which every secret is masked.
  */
+
 import type { EventEmitter } from 'node:events';
 import { inspect } from 'node:util';
+import { forgetZonesEndpoints } from '../../src/api';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
 import { helper, requireFromRuntime, useSimulator } from '../nodes/support';
 
@@ -400,6 +402,8 @@ export function useReliabilityHarness(options: SimulatorOptions = {}): Reliabili
       return { [deviceId]: { password } };
     },
     async startSimulator(extraOptions = {}) {
+      // A new simulator may get the port of an earlier one: what the client remembered of that one goes.
+      forgetZonesEndpoints();
       const started = await startSimulator({
         port: 0,
         ...extraOptions,

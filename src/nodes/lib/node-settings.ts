@@ -5,8 +5,13 @@
  */
 export type Setting<T> = { ok: true; value: T } | { ok: false; fallback: T; reason: string };
 
-/** A number >= 0, or `fallback` when the property is absent or blank. */
-export function readNonNegative(value: unknown, fallback: number, field: string): Setting<number> {
+/** A number from 0 to `max`, or `fallback` when the property is absent or blank. */
+export function readNonNegative(
+  value: unknown,
+  fallback: number,
+  field: string,
+  max = Number.MAX_VALUE,
+): Setting<number> {
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
     return { ok: true, value: fallback };
   }
@@ -14,6 +19,9 @@ export function readNonNegative(value: unknown, fallback: number, field: string)
     typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : Number.NaN;
   if (!Number.isFinite(parsed) || parsed < 0) {
     return { ok: false, fallback, reason: `${field} must be a number of 0 or more, got ${String(value)}` };
+  }
+  if (parsed > max) {
+    return { ok: false, fallback, reason: `${field} must be at most ${max}, got ${String(value)}` };
   }
   return { ok: true, value: parsed };
 }
