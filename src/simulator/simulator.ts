@@ -30,7 +30,7 @@ import type {
   SimulatorOptions,
   SimulatorState,
 } from './types';
-import { isRecord, loadZonesFile, SAMPLE_ROOM, sampleZones, spellZones } from './zones';
+import { cameraInputMap, isRecord, loadZonesFile, SAMPLE_ROOM, sampleZones, spellZones } from './zones';
 
 export const DEFAULT_ENROLLMENT_CODE = 'KQ7-4MZ-9TD';
 const ENROLLMENT_CODE_PATTERN = /^[A-Z0-9]{3}-[A-Z0-9]{3}-[A-Z0-9]{3}$/;
@@ -735,6 +735,8 @@ export class DeviceSimulator {
       },
       devices: [{ model: this.model, role: 'primary', position: { x: 0, y: 0, z: 2700 } }],
       zones: spellZones(this.zones, spelling),
+      // Firmware that moved the zones into the layout carries the camera switcher's map beside them.
+      ...(this.firmware === 'layout' ? cameraInputMap(this.zones, spelling) : {}),
     };
   }
 

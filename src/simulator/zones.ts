@@ -103,3 +103,18 @@ function spellZone(zone: unknown, spelling: Exclude<LayoutSpelling, 'mixed'>): u
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * The camera switcher's map of zones to camera inputs, as firmware that keeps the zones in the room layout
+ * sends it beside them: one USB camera input per zone, in the zones' order. The example's spelling of the
+ * layout names the map `cameraSwitcherZoneInputMaps`, the reference's `cameraSwitcherZoneInputMap`.
+ */
+export function cameraInputMap(zones: unknown, spelling: LayoutSpelling): Record<string, unknown> {
+  if (!Array.isArray(zones)) return {};
+  const entries = zones
+    .map((zone, index) => ({ zone, index }))
+    .filter(({ zone }) => isRecord(zone) && typeof zone.id === 'string')
+    .map(({ zone, index }) => ({ zoneId: (zone as { id: string }).id, inputPort: `USB${index + 1}` }));
+  const key = spelling === 'spec' ? 'cameraSwitcherZoneInputMap' : 'cameraSwitcherZoneInputMaps';
+  return { [key]: entries };
+}

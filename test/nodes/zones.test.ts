@@ -254,6 +254,20 @@ describe('room zones node (conference-audio-zones)', () => {
     should(((out.messages[1]?.payload ?? {}) as { removed?: unknown[] }).removed).have.length(1);
   });
 
+  it("gives each zone its camera input from the layout's camera switcher map (newer firmware)", async () => {
+    sim.setFirmware('layout');
+    await helper.load(nodeModules(), [tab, deviceConfig(sim), zonesNode(), outNode]);
+    const received = collect(helper.getNode('out'), 1);
+    helper.getNode('n-zones').receive({});
+    const [msg] = await received;
+    should(msg?.source).equal('layout');
+    should(((msg?.payload ?? []) as Array<{ cameraInput?: unknown }>).map((zone) => zone.cameraInput)).eql([
+      'USB1',
+      'USB2',
+      'USB3',
+    ]);
+  });
+
   it('reads on its interval and once after deploy', async () => {
     helper.settings({ conferenceAudioZonesMinInterval: 0.02 });
     await helper.load(nodeModules(), [
