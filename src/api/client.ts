@@ -4,6 +4,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { type buildConnector, type Dispatcher, Pool } from 'undici';
 import { DeviceError } from '../errors';
 import type { ZoneReadResult } from '../zones/types';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './bodies';
 import {
   deviceMessageFrom,
   errorFromStatus,
@@ -35,6 +36,8 @@ const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PATCH', 'PUT', 'DEL
 /** Far above any zone list or settings answer; a proxy or a broken device streaming more is cut short. */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 const MINUTE_MS = 60_000;
+/** Tokens refused right after their login, in a row, before logins wait (see #uselessLogin). */
+const USELESS_LOGINS_BEFORE_BACKOFF = 3;
 
 /**
  * Aborts one request. undici takes an EventEmitter as `signal`; adding and removing its listener costs a
@@ -92,6 +95,10 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
   #loginFlight: Promise<string> | undefined;
   #loginRefusals = 0;
   #loginBlockedUntil = 0;
+  /** Logins in a row whose fresh token the device refused at once (a 401 right after a 200 login). */
+  #uselessLogins = 0;
+  /** Why logins wait: a refused password, or tokens refused right after a successful login. */
+  #blockedBecause: 'password' | 'token' = 'password';
   #lastLoginRefusal: DeviceError | undefined;
   #rateLimitStrikes = 0;
   #state: ConnectionState = 'idle';
@@ -263,11 +270,13 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
         };
         if (answer.statusCode === 401) {
           this.#forgetToken(token);
-          const error = new DeviceError(
-            'AUTH_FAILED',
-            `The device refused account '${this.account}' for the event stream ${apiPath} even right after a fresh login (HTTP 401)`,
-            { statusCode: 401 },
-          );
+          const error =
+            this.#uselessLogin() ??
+            new DeviceError(
+              'AUTH_FAILED',
+              `The device refused account '${this.account}' for the event stream ${apiPath} even right after a fresh login (HTTP 401)`,
+              { statusCode: 401 },
+            );
           this.#setState('auth_failed', error);
           throw error;
         }
@@ -379,13 +388,15 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
       answer = await this.#exchange(method, path, payload, token, signal);
       if (answer.statusCode === 401) {
         this.#forgetToken(token);
-        const deviceMessage = deviceMessageFrom(answer.text, answer.contentType);
-        const error = new DeviceError(
-          'AUTH_FAILED',
-          `The device refused account '${this.account}' for ${method} ${path} even right after a fresh login` +
-            (deviceMessage === undefined ? ' (HTTP 401)' : ` (device said: ${deviceMessage})`),
-          { statusCode: 401, ...(deviceMessage === undefined ? {} : { deviceMessage }) },
-        );
+        const deviceMessage = this.#redact(deviceMessageFrom(answer.text, answer.contentType));
+        const error =
+          this.#uselessLogin() ??
+          new DeviceError(
+            'AUTH_FAILED',
+            `The device refused account '${this.account}' for ${method} ${path} even right after a fresh login` +
+              (deviceMessage === undefined ? ' (HTTP 401)' : ` (device said: ${deviceMessage})`),
+            { statusCode: 401, ...(deviceMessage === undefined ? {} : { deviceMessage }) },
+          );
         this.#setState('auth_failed', error);
         throw error;
       }
@@ -396,6 +407,7 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
   /** A non-401 answer to an authorized request: the data, or the error it stands for. */
   #judge(method: HttpMethod, path: string, answer: Answer): DeviceResponse {
     this.#setState('connected');
+    this.#uselessLogins = 0;
     if (!isSuccess(answer.statusCode)) {
       throw errorFromStatus(
         method,
@@ -446,6 +458,7 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
         this.#loginBackoff.maxMs,
       );
       this.#loginBlockedUntil = Date.now() + delay;
+      this.#blockedBecause = 'password';
       const error = new DeviceError(
         'AUTH_FAILED',
         `Login refused: wrong password for account '${this.account}'` +
@@ -470,19 +483,45 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
     return token;
   }
 
+  /**
+   * The device refused a token it had just issued. Once or twice is a token that expired in between; from
+   * the third time in a row logins wait, growing like a refused password's, so a device that refuses every
+   * token is not asked for a new one in a loop.
+   */
+  #uselessLogin(): DeviceError | undefined {
+    this.#uselessLogins += 1;
+    if (this.#uselessLogins < USELESS_LOGINS_BEFORE_BACKOFF) return undefined;
+    const delay = Math.min(
+      this.#loginBackoff.initialMs * 2 ** (this.#uselessLogins - USELESS_LOGINS_BEFORE_BACKOFF),
+      this.#loginBackoff.maxMs,
+    );
+    this.#loginBlockedUntil = Date.now() + delay;
+    this.#blockedBecause = 'token';
+    const error = new DeviceError(
+      'AUTH_FAILED',
+      `The device accepts the login of account '${this.account}' but refuses the token at once ` +
+        `(${this.#uselessLogins} logins in a row); not logging in again for ${Math.ceil(delay / 1000)} s`,
+      { statusCode: 401, retryAfterMs: delay },
+    );
+    this.#lastLoginRefusal = error;
+    return error;
+  }
+
   #backoffError(waitMs: number): DeviceError {
     const seconds = Math.ceil(waitMs / 1000);
     const previous = this.#lastLoginRefusal;
-    return new DeviceError(
-      'AUTH_FAILED',
-      `Login refused earlier for account '${this.account}'; not asking the device again for ${seconds} s ` +
-        'so a wrong password cannot flood it. Fix the password (a new configuration starts afresh).',
-      {
-        ...(previous?.statusCode === undefined ? {} : { statusCode: previous.statusCode }),
-        ...(previous?.deviceMessage === undefined ? {} : { deviceMessage: previous.deviceMessage }),
-        retryAfterMs: waitMs,
-      },
-    );
+    const message =
+      this.#blockedBecause === 'token'
+        ? `The device refused every fresh token of account '${this.account}' right after its login; not ` +
+          `logging in again for ${seconds} s so the device is not flooded with logins. Check the account's ` +
+          'permissions and the vendor word on the device'
+        : `Login refused earlier for account '${this.account}'; not asking the device again for ${seconds} s ` +
+          'so a wrong password cannot flood it. Fix the password (a new configuration starts afresh).';
+    return new DeviceError('AUTH_FAILED', message, {
+      ...(previous?.statusCode === undefined ? {} : { statusCode: previous.statusCode }),
+      ...(previous?.deviceMessage === undefined ? {} : { deviceMessage: previous.deviceMessage }),
+      retryAfterMs: waitMs,
+    });
   }
 
   #forgetToken(token: string): void {
@@ -735,6 +774,13 @@ function looksLikeJson(answer: Answer): boolean {
 function parseBody(method: HttpMethod, path: string, answer: Answer): unknown {
   if (answer.text.trim().length === 0) return undefined;
   if (!looksLikeJson(answer)) return answer.text;
+  if (nestsDeeperThan(answer.text, MAX_JSON_DEPTH)) {
+    throw new DeviceError(
+      'BAD_RESPONSE',
+      `The device answered ${method} ${path} with JSON nested deeper than ${MAX_JSON_DEPTH} levels; refused, as no device answer is`,
+      { statusCode: answer.statusCode },
+    );
+  }
   try {
     return JSON.parse(answer.text);
   } catch (error) {

@@ -193,10 +193,43 @@ export function isTlsErrorCode(code: string | undefined): boolean {
 }
 
 /** Replaces each secret in a text; secrets shorter than 4 characters are too common to hunt for. */
+/**
+ * A secret with characters written as JSON \uXXXX escapes, as a device's error body quoting the request
+ * may write it: only those past ASCII (quotes and backslashes JSON-escaped), or every character, with
+ * hex digits in either case. Code units, as JSON escapes a character beyond U+FFFF as a surrogate pair.
+ */
+function unicodeEscaped(secret: string, every: boolean, upper: boolean): string {
+  let escaped = '';
+  for (let index = 0; index < secret.length; index++) {
+    const unit = secret.charCodeAt(index);
+    if (!every && unit >= 0x20 && unit < 0x7f) {
+      escaped += unit === 0x22 ? '\\"' : unit === 0x5c ? '\\\\' : secret.charAt(index);
+      continue;
+    }
+    const hex = unit.toString(16).padStart(4, '0');
+    escaped += `\\u${upper ? hex.toUpperCase() : hex}`;
+  }
+  return escaped;
+}
+
+/** The ways a secret can stand in a text a device sends back, longest first. */
+function spellings(secret: string): string[] {
+  const forms = new Set([
+    secret,
+    JSON.stringify(secret).slice(1, -1),
+    unicodeEscaped(secret, false, false),
+    unicodeEscaped(secret, false, true),
+    unicodeEscaped(secret, true, false),
+    unicodeEscaped(secret, true, true),
+  ]);
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
 export function redact(text: string, secrets: readonly (string | undefined)[]): string {
   let result = text;
   for (const secret of secrets) {
-    if (secret !== undefined && secret.length >= 4) result = result.split(secret).join('[redacted]');
+    if (secret === undefined || secret.length < 4) continue;
+    for (const form of spellings(secret)) result = result.split(form).join('[redacted]');
   }
   return result;
 }
@@ -249,6 +282,18 @@ export function errorFromTransport(
       `TLS failed with the device at ${baseUrl}: ${reason} (${code}); check the TLS mode, CA or fingerprint`,
       { cause },
     );
+  }
+  if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') {
+    // The device was reached; what it answered is not a sane HTTP answer.
+    return new DeviceError(
+      'BAD_RESPONSE',
+      `The device at ${baseUrl} answered with headers too large to read (${code}); a proxy or a wrong address may be answering`,
+      { cause },
+    );
+  }
+  if (code === 'UND_ERR_INVALID_ARG' || code === 'ERR_INVALID_ARG_VALUE' || code === 'ERR_INVALID_CHAR') {
+    // Refused here, before anything was sent: the request is at fault, not the device.
+    return new DeviceError('INVALID_INPUT', `The request cannot be sent: ${reason}`, { cause });
   }
   if (code !== undefined && UNREACHABLE_CODES.has(code)) {
     return new DeviceError('UNREACHABLE', `Cannot reach the device at ${baseUrl}: ${reason} (${code})`, {

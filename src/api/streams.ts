@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { DeviceError } from '../errors';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './bodies';
 
 /** One Server-Sent Event from the device: its name as sent, and its data (parsed JSON, or the text). */
 export interface DeviceEvent {
@@ -58,7 +59,9 @@ export const STREAM_DEFAULTS = {
 /** Events end at a blank line; a dropped oversized event is skipped up to it. */
 const EVENT_END = /\r\n\r\n|\n\n|\r\r/;
 
+/** The event's data parsed from JSON; the text itself when it is not JSON, or nested absurdly deep. */
 function parseData(text: string): unknown {
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return text;
   try {
     return JSON.parse(text);
   } catch {

@@ -39,6 +39,13 @@ export function validateApiPath(path: string): string {
       `Request path is ${path.length} characters long; at most ${MAX_API_PATH_LENGTH} are sent`,
     );
   }
+  if (/[^\x21-\x7e]/.test(path) && !/[\s\p{Cc}]/u.test(path)) {
+    // HTTP sends a path as bytes: anything past printable ASCII must be percent-encoded by the caller.
+    throw new DeviceError(
+      'INVALID_INPUT',
+      `Request path ${describe(path)} has characters outside printable ASCII: percent-encode them (encodeURIComponent)`,
+    );
+  }
   if (/[\s\\#]/.test(path) || /\p{Cc}/u.test(path)) {
     throw new DeviceError(
       'INVALID_INPUT',
@@ -59,13 +66,21 @@ export function validateApiPath(path: string): string {
     } catch {
       throw new DeviceError('INVALID_INPUT', `Request path ${describe(path)} has a malformed %-escape`);
     }
+    if (decoded.includes(';')) {
+      // Some servers drop ";parameters" of a segment, so "..;x" would walk up a level there.
+      throw new DeviceError(
+        'INVALID_INPUT',
+        `Request path ${describe(path)} must not contain ';' parameters`,
+      );
+    }
     if (/[/\\]/.test(decoded) || /\p{Cc}/u.test(decoded)) {
       throw new DeviceError(
         'INVALID_INPUT',
         `Request path ${describe(path)} must not encode '/', '\\' or control characters (%2F, %5C, %0D...)`,
       );
     }
-    if (decoded === '.' || decoded === '..') {
+    // Every segment of dots only: ".", "..", and "..." that some servers fold into "..".
+    if (/^\.+$/.test(decoded)) {
       throw new DeviceError(
         'INVALID_INPUT',
         `Request path ${describe(path)} must not contain '.' or '..' segments`,

@@ -58,9 +58,19 @@ export function parseFault(value: unknown): SimulatorFault | null {
       }
       return { kind: 'huge-body', ...(bytes === undefined ? {} : { bytes }), ...scope, ...times(value) };
     }
+    case 'huge-header': {
+      const bytes = value.bytes;
+      if (
+        bytes !== undefined &&
+        (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 1 || bytes > 1024 * 1024)
+      ) {
+        throw new TypeError('fault.bytes must be an integer from 1 to 1048576');
+      }
+      return { kind: 'huge-header', ...(bytes === undefined ? {} : { bytes }), ...scope, ...times(value) };
+    }
     default:
       throw new TypeError(
-        'fault.kind must be latency, status, reset, malformed-json, wrong-shape, cut-off or huge-body',
+        'fault.kind must be latency, status, reset, malformed-json, wrong-shape, cut-off, huge-body or huge-header',
       );
   }
 }

@@ -526,6 +526,10 @@ export class DeviceSimulator {
       case 'huge-body':
         this.streamHugeBody(exchange, fault.bytes ?? DEFAULT_HUGE_BODY_BYTES);
         return;
+      case 'huge-header':
+        exchange.response.setHeader('x-padding', 'x'.repeat(fault.bytes ?? 200 * 1024));
+        sendJsonAnswer(exchange, 200, {});
+        return;
       case 'status': {
         if (fault.body === undefined) {
           this.sendError(exchange, fault.status, [`Simulated ${fault.status} answer`]);

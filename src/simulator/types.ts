@@ -85,7 +85,9 @@ export type SimulatorFault =
   /** 200 whose Content-Length promises the whole answer; the connection closes after half of it. */
   | { kind: 'cut-off'; path?: string; times?: number }
   /** 200 streaming `bytes` (default 20 MiB) of JSON without a Content-Length, as fast as the client reads. */
-  | { kind: 'huge-body'; bytes?: number; path?: string; times?: number };
+  | { kind: 'huge-body'; bytes?: number; path?: string; times?: number }
+  /** Answer 200 with one response header this large (default 200 KiB), as a broken proxy might. */
+  | { kind: 'huge-header'; bytes?: number; path?: string; times?: number };
 
 export interface RecordedRequest {
   method: string;

@@ -79,7 +79,13 @@ export class DeviceFlow {
   static async deploy(
     rig: ReliabilityHarness,
     node: Record<string, unknown>,
-    options: { simulator?: DeviceSimulator; device?: Record<string, unknown>; password?: string } = {},
+    options: {
+      simulator?: DeviceSimulator;
+      device?: Record<string, unknown>;
+      password?: string;
+      /** More nodes on the tab, e.g. a second node wired to the output. */
+      extraNodes?: Record<string, unknown>[];
+    } = {},
   ): Promise<DeviceFlow> {
     const simulator = options.simulator ?? rig.simulator;
     const flow = [
@@ -89,6 +95,7 @@ export class DeviceFlow {
       { id: 'out', type: 'helper', z: 'f1' },
       ...(node.type === 'conference-audio-zone-lookup' ? [{ id: 'outside', type: 'helper', z: 'f1' }] : []),
       ...doneWatchers(UNDER_TEST),
+      ...(options.extraNodes ?? []),
     ];
     await helper.load(nodeModules(completeModule, catchModule), flow, rig.credentials(options.password));
     return new DeviceFlow();
