@@ -167,39 +167,45 @@ export = (RED: NodeAPI) => {
       node.error(toNodeError(error, localise), { topic: topicBase }),
     );
     const leave: Array<() => void> = [];
-    try {
-      leave.push(
-        device.watchZones((zones) => {
-          if (zones) applyZones(zones);
-          else loadZones();
-        }),
-      );
-      leave.push(
-        device.subscribeStream('data', {
-          onEvent: (event) => {
-            if (event.event !== 'soundLocation') return;
-            // Until the zones are known a reading cannot be placed; the first read is under way.
-            if (zonesLoadedAt === undefined) return;
-            if (Date.now() - zonesLoadedAt > ZONES_REFRESH_MS) loadZones();
-            const location = readSoundLocation(event.data);
-            if (location === undefined) return;
-            announce(tracker.observe({ at: event.receivedAt, location }));
-            scheduleRelease();
-          },
-          onCondition: (next) => {
-            reportStreamError(next);
-            condition = next;
-            showStatus();
-          },
-        }),
-      );
-      loadZones();
-    } catch (error) {
-      node.error(toNodeError(error, localise), { topic: topicBase });
+    function join(): void {
+      if (closed || !device) return;
+      try {
+        leave.push(
+          device.watchZones((zones) => {
+            if (zones) applyZones(zones);
+            else loadZones();
+          }),
+        );
+        leave.push(
+          device.subscribeStream('data', {
+            onEvent: (event) => {
+              if (event.event !== 'soundLocation') return;
+              // Until the zones are known a reading cannot be placed; the first read is under way.
+              if (zonesLoadedAt === undefined) return;
+              if (Date.now() - zonesLoadedAt > ZONES_REFRESH_MS) loadZones();
+              const location = readSoundLocation(event.data);
+              if (location === undefined) return;
+              announce(tracker.observe({ at: event.receivedAt, location }));
+              scheduleRelease();
+            },
+            onCondition: (next) => {
+              reportStreamError(next);
+              condition = next;
+              showStatus();
+            },
+          }),
+        );
+        loadZones();
+      } catch (error) {
+        node.error(toNodeError(error, localise), { topic: topicBase });
+      }
     }
+    // After the deploy finished: a Catch node further down the flow exists by then and sees an error.
+    const joining = setImmediate(join);
 
     node.on('close', () => {
       closed = true;
+      clearImmediate(joining);
       if (releaseTimer !== undefined) clearTimeout(releaseTimer);
       for (const stop of leave.splice(0)) stop();
     });

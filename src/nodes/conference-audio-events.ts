@@ -84,28 +84,36 @@ export = (RED: NodeAPI) => {
     }
 
     const leave: Array<() => void> = [];
-    try {
-      if (chosen.includes('soundLocation') || chosen.includes('deviceMetrics')) {
-        leave.push(
-          device.subscribeStream('data', {
-            onEvent: (event) => {
-              if (!passesData(event.event)) return;
-              // Silent readings count like any other: the rate is about messages, not about talk.
-              if (event.event === 'soundLocation' && !limiter.admit(event.receivedAt)) return;
-              forward(event);
-            },
-            onCondition: showCondition,
-          }),
-        );
+    let closed = false;
+    function join(): void {
+      if (closed || !device) return;
+      try {
+        if (chosen.includes('soundLocation') || chosen.includes('deviceMetrics')) {
+          leave.push(
+            device.subscribeStream('data', {
+              onEvent: (event) => {
+                if (!passesData(event.event)) return;
+                // Silent readings count like any other: the rate is about messages, not about talk.
+                if (event.event === 'soundLocation' && !limiter.admit(event.receivedAt)) return;
+                forward(event);
+              },
+              onCondition: showCondition,
+            }),
+          );
+        }
+        if (chosen.includes('changes')) {
+          leave.push(device.subscribeStream('changes', { onEvent: forward, onCondition: showCondition }));
+        }
+      } catch (error) {
+        node.error(toNodeError(error, localise), { topic: topicBase });
       }
-      if (chosen.includes('changes')) {
-        leave.push(device.subscribeStream('changes', { onEvent: forward, onCondition: showCondition }));
-      }
-    } catch (error) {
-      node.error(toNodeError(error, localise), { topic: topicBase });
     }
+    // After the deploy finished: a Catch node further down the flow exists by then and sees an error.
+    const joining = setImmediate(join);
 
     node.on('close', () => {
+      closed = true;
+      clearImmediate(joining);
       for (const stop of leave.splice(0)) stop();
     });
   }

@@ -2,6 +2,7 @@ import should from 'should';
 import type { DeviceSimulator } from '../../src/simulator';
 import { shownStatusText } from '../support/status-text';
 import {
+  catchModule,
   counter,
   deviceConfig,
   eventsNodeDef,
@@ -167,6 +168,25 @@ describe('device events node (conference-audio-events)', () => {
       shownStatusText(String((call.args[0] as { text?: string }).text)),
     );
     should(shown).containEql('no device');
+    should(sim.openStreams).equal(0);
+  });
+
+  it('with an invalid device config shows it, reports INVALID_CONFIG to Catch and opens nothing', async () => {
+    await helper.load(nodeModules(catchModule), [
+      tab,
+      deviceConfig(sim, { host: '' }),
+      eventsNodeDef('n-events', 'out'),
+      outNode,
+      { id: 'n-catch', type: 'catch', z: 'f1', scope: ['n-events'], uncaught: false, wires: [['failed']] },
+      { id: 'failed', type: 'helper', z: 'f1' },
+    ]);
+    const failed = counter(helper.getNode('failed'));
+    await until(() => failed.count === 1, 'the error at the Catch node');
+    should((failed.messages[0]?.error as { code?: string } | undefined)?.code).equal('INVALID_CONFIG');
+    const shown = (helper.getNode('n-events').status.getCalls?.() ?? []).map((call) =>
+      shownStatusText(String((call.args[0] as { text?: string }).text)),
+    );
+    should(shown).containEql('invalid configuration');
     should(sim.openStreams).equal(0);
   });
 
