@@ -1,7 +1,41 @@
-/** Reading what a device answers: limits every answer body and event must keep. */
+/**
+ * Reading what a device answers: the answer as it came, its body decoded and parsed with the limits every
+ * answer must keep (size, nesting), the login answer's token, and a request body as JSON. Pure functions;
+ * the transport moves the bytes and the client judges the status.
+ */
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import type { Dispatcher } from 'undici';
+import { DeviceError } from '../errors';
+import { isHeaderValue } from './settings-rules';
+import type { HttpMethod } from './types';
+
+/** What came back from the device, before it is judged. */
+export interface Answer {
+  statusCode: number;
+  headers: Record<string, string>;
+  contentType: string;
+  text: string;
+}
+
+/** Far above any zone list or settings answer; a proxy or a broken device streaming more is cut short. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 /** Deeper than any device answer; a message nested far deeper crashes Node-RED when it is cloned. */
 export const MAX_JSON_DEPTH = 64;
+
+export function flattenHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+export function isSuccess(statusCode: number): boolean {
+  return statusCode >= 200 && statusCode < 300;
+}
 
 /** Whether the JSON text nests objects and arrays deeper than `limit`, strings skipped; one pass, no parse. */
 export function nestsDeeperThan(text: string, limit: number): boolean {
@@ -19,4 +53,117 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
     } else if (code === 0x7d || code === 0x5d) depth--;
   }
   return false;
+}
+
+const DECODERS: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
+/**
+ * The body as text. A device or a proxy in front of it may compress an answer nobody asked to be
+ * compressed; it is decoded here, and never to more than the size cap, so a small bomb stays small.
+ */
+export function decodeBody(
+  bytes: Buffer,
+  contentEncoding: string | undefined,
+  method: HttpMethod,
+  path: string,
+  statusCode: number,
+): string {
+  const encoding = (contentEncoding ?? '').trim().toLowerCase();
+  if (encoding === '' || encoding === 'identity' || bytes.length === 0) return bytes.toString('utf8');
+  const decoder = DECODERS[encoding];
+  if (decoder === undefined) {
+    throw new DeviceError(
+      'BAD_RESPONSE',
+      `The device's answer to ${method} ${path} is encoded as "${encoding}", which the client cannot read`,
+      { statusCode },
+    );
+  }
+  try {
+    return decoder(bytes, { maxOutputLength: MAX_RESPONSE_BYTES }).toString('utf8');
+  } catch (error) {
+    const tooLarge = (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
+    throw new DeviceError(
+      'BAD_RESPONSE',
+      tooLarge
+        ? `The device's ${encoding} answer to ${method} ${path} unpacks to more than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB; stopped`
+        : `The device's ${encoding} answer to ${method} ${path} cannot be unpacked: ${(error as Error).message}`,
+      { statusCode },
+    );
+  }
+}
+
+/** Stops reading a body; undici reports that as an error that nobody needs to hear. */
+export function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+export function encodeBody(body: unknown): string | undefined {
+  if (body === undefined) return undefined;
+  try {
+    const text = JSON.stringify(body);
+    if (text === undefined) throw new Error('not serialisable');
+    return text;
+  } catch (error) {
+    throw new DeviceError(
+      'INVALID_INPUT',
+      `Request body cannot be sent as JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+function looksLikeJson(answer: Answer): boolean {
+  return /[/+]json\b/i.test(answer.contentType) || /^\s*[{[]/.test(answer.text);
+}
+
+/** Parsed JSON when the answer is JSON, the text otherwise, undefined when empty. */
+export function parseBody(method: HttpMethod, path: string, answer: Answer): unknown {
+  if (answer.text.trim().length === 0) return undefined;
+  if (!looksLikeJson(answer)) return answer.text;
+  if (nestsDeeperThan(answer.text, MAX_JSON_DEPTH)) {
+    throw new DeviceError(
+      'BAD_RESPONSE',
+      `The device answered ${method} ${path} with JSON nested deeper than ${MAX_JSON_DEPTH} levels; refused, as no device answer is`,
+      { statusCode: answer.statusCode },
+    );
+  }
+  try {
+    return JSON.parse(answer.text);
+  } catch (error) {
+    throw new DeviceError(
+      'BAD_RESPONSE',
+      `The device answered ${method} ${path} with JSON that cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+      { statusCode: answer.statusCode },
+    );
+  }
+}
+
+/** The token in a login answer, `{"authParameters": "..."}`; BAD_RESPONSE for anything else. */
+export function readAuthParameters(answer: Answer): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    throw new DeviceError(
+      'BAD_RESPONSE',
+      'The login answer is not JSON: expected {"authParameters": "..."}',
+      {
+        statusCode: answer.statusCode,
+      },
+    );
+  }
+  const token = typeof body === 'object' && body !== null ? Reflect.get(body, 'authParameters') : undefined;
+  if (typeof token !== 'string' || !isHeaderValue(token)) {
+    throw new DeviceError(
+      'BAD_RESPONSE',
+      'The login answer has no usable authParameters (expected a non-empty printable string)',
+      { statusCode: answer.statusCode },
+    );
+  }
+  return token;
 }
