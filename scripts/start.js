@@ -63,7 +63,10 @@ function buildDemoFlows(examples, target) {
       }
       // Example 4 calls a camera stand-in served by its own Node-RED; the demo's Node-RED may not be on 1880.
       if (node.type === 'http request' && target.nodeRedPort !== undefined && typeof node.url === 'string') {
-        node.url = node.url.replace(/^http:\/\/127\.0\.0\.1:1880\//, `http://127.0.0.1:${target.nodeRedPort}/`);
+        node.url = node.url.replace(
+          /^http:\/\/127\.0\.0\.1:1880\//,
+          `http://127.0.0.1:${target.nodeRedPort}/`,
+        );
       }
       if (node.type === BROKER_TYPE && target.brokerPort !== undefined) {
         node.broker = target.brokerHost ?? '127.0.0.1';
