@@ -32,6 +32,8 @@ export interface DeviceClientEvents {
   state: [state: ConnectionState, error?: DeviceError];
   /** Trust on first use pinned this certificate fingerprint. */
   pinned: [fingerprint256: string];
+  /** In pin mode the device showed another certificate than the pinned one; the connection was refused. */
+  pinMismatch: [expected: string, seen: string];
 }
 
 /**
@@ -84,6 +86,7 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
       tls: settings.tls,
       timeoutMs: settings.timeoutMs,
       onPinned: (fingerprint256) => this.emit('pinned', fingerprint256),
+      onPinMismatch: (expected, seen) => this.emit('pinMismatch', expected, seen),
       secrets: () => this.#session.secrets(),
     });
   }

@@ -98,6 +98,8 @@ export interface PinningConnectorOptions {
   baseUrl: string;
   /** Called once when trust on first use pins a certificate. */
   onPinned: (fingerprint256: string) => void;
+  /** The device showed another certificate than the pinned one (the connection is refused). */
+  onMismatch?: (expected: string, seen: string) => void;
 }
 
 /**
@@ -140,6 +142,7 @@ export function createPinningConnector(options: PinningConnectorOptions): {
       }
       if (seen !== expected) {
         socket.destroy();
+        options.onMismatch?.(expected, seen);
         callback(
           new DeviceError(
             'TLS',

@@ -20,12 +20,22 @@ class RequestAbort extends EventEmitter<{ abort: [] }> {
   }
 }
 
+function ignoreFailure(call: () => void): void {
+  try {
+    call();
+  } catch {
+    // Reported through the connection's own outcome.
+  }
+}
+
 export interface TransportOptions {
   baseUrl: string;
   tls: TlsOptions;
   timeoutMs: number;
   /** Trust on first use pinned this fingerprint. */
   onPinned: (fingerprint256: string) => void;
+  /** The device showed another certificate than the pinned one. */
+  onPinMismatch: (expected: string, seen: string) => void;
   /** What must never appear in an error's text (the password, the token). */
   secrets: () => readonly (string | undefined)[];
 }
@@ -64,13 +74,9 @@ export class DeviceTransport {
         fingerprint: tls.fingerprint,
         timeoutMs: this.#timeoutMs,
         baseUrl: this.baseUrl,
-        onPinned: (fingerprint256) => {
-          try {
-            options.onPinned(fingerprint256);
-          } catch {
-            // A listener's failure must not break the connection being made.
-          }
-        },
+        // A listener's failure must not break (or wrongly allow) the connection being made.
+        onPinned: (fingerprint256) => ignoreFailure(() => options.onPinned(fingerprint256)),
+        onMismatch: (expected, seen) => ignoreFailure(() => options.onPinMismatch(expected, seen)),
       });
       connect = pinning.connector;
       this.#pinned = pinning.pinned;

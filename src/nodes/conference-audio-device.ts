@@ -6,6 +6,7 @@ import type { ConnectionState } from '../api/types';
 import { DeviceError, isDeviceError } from '../errors';
 import { isZonesChange, zonesFromChange } from '../zones';
 import type { ZoneReadResult } from '../zones/types';
+import { type CertificateTrust, CertificateTrustStore, persistentStoreName } from './lib/certificate-trust';
 import { connectionStatus, invalidConfigStatus, type StatusView, statusMessage } from './lib/status';
 import { STREAM_PATHS, StreamHub, type StreamSubscriber } from './lib/stream-hub';
 import { streamStatus } from './lib/stream-status';
@@ -46,6 +47,8 @@ interface DeviceCredentials {
 
 interface DeviceConfigNode extends Node<DeviceCredentials>, DeviceConnection {
   deviceAddress?: StoredDeviceAddress;
+  /** For the editor's device dialog: which certificate is trusted, and whether the device shows another. */
+  certificateTrust?: () => CertificateTrust;
 }
 
 export = (RED: NodeAPI) => {
@@ -73,10 +76,25 @@ export = (RED: NodeAPI) => {
     let client: DeviceClient | undefined;
     let configError: DeviceError | undefined;
 
+    let trustSource: CertificateTrust['source'] = null;
+    let pinMismatch: CertificateTrust['mismatch'] = null;
+    let trustStore: CertificateTrustStore | undefined;
+
     try {
       const settings = deviceSettingsFromProperties(def);
       this.deviceAddress = { host: settings.host, port: settings.port };
-      client = new DeviceClient({ ...settings, password: this.credentials?.password ?? '' });
+      trustStore = new CertificateTrustStore(
+        this.context(),
+        persistentStoreName((RED.settings as unknown as Record<string, unknown>).contextStorage),
+        `${settings.host}:${settings.port}`,
+      );
+      const trusted = trustStore.tlsFor(settings.tls);
+      trustSource = trusted.source;
+      client = new DeviceClient({
+        ...settings,
+        tls: trusted.tls,
+        password: this.credentials?.password ?? '',
+      });
     } catch (error) {
       configError = isDeviceError(error)
         ? error
@@ -100,7 +118,14 @@ export = (RED: NodeAPI) => {
       });
       client.on('pinned', (fingerprint: string) => {
         // Not a secret: logged so the user can copy it into the config and pin it for good.
+        trustStore?.remember(fingerprint);
+        trustSource = 'first use';
         this.log(t('log.pinned', { fingerprint }));
+      });
+      client.on('pinMismatch', (expected: string, seen: string) => {
+        const known = pinMismatch?.seen === seen;
+        pinMismatch = { expected, seen };
+        if (!known) this.warn(t('errors.pinMismatch', { expected, seen }));
       });
     }
 
@@ -118,6 +143,11 @@ export = (RED: NodeAPI) => {
     let stopWatchingZones: (() => void) | undefined;
 
     Object.defineProperty(this, 'connectionStatus', { get: () => status, enumerable: false });
+    this.certificateTrust = () => ({
+      fingerprint: client?.pinnedFingerprint ?? null,
+      source: trustSource,
+      mismatch: pinMismatch,
+    });
     // The host as resolved (a ${VAR} in the field names the variable, not the device).
     const host = this.deviceAddress?.host ?? (typeof def.host === 'string' ? def.host.trim() : '');
     const displayName = typeof def.name === 'string' && def.name.trim() !== '' ? def.name.trim() : host;
@@ -189,6 +219,7 @@ export = (RED: NodeAPI) => {
       }
       closing.removeAllListeners('state');
       closing.removeAllListeners('pinned');
+      closing.removeAllListeners('pinMismatch');
       // The streams first: they hold sockets of the client's pool.
       streams
         .close()

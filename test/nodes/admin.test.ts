@@ -20,6 +20,9 @@ const PASSWORD = 'Adm1n-Test-Pw';
 const TEST = '/conference-audio/test-connection';
 const CERTIFICATE = '/conference-audio/certificate';
 const MAP = '/conference-audio/zone-map';
+const TRUSTED = '/conference-audio/trusted-certificate';
+/** The routes that contact the device; the trusted certificate is the deployed node's to tell. */
+const CONTACTS_DEVICE = new Set([TEST, CERTIFICATE, MAP]);
 
 /** The dialog's fields as the editor posts them. */
 function dialog(sim: DeviceSimulator, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -172,7 +175,7 @@ function registeredRoutes(): string[] {
 
 describe('editor endpoints of the device config node with adminAuth on', () => {
   const rig = useReliabilityHarness();
-  const ROUTES = [TEST, CERTIFICATE, MAP];
+  const ROUTES = [TEST, CERTIFICATE, MAP, TRUSTED];
   const auth = requireFromRuntime<{ init(settings: unknown, storage: unknown): void }>(
     '@node-red/editor-api/lib/auth',
   );
@@ -212,7 +215,9 @@ describe('editor endpoints of the device config node with adminAuth on', () => {
   async function post(path: string, authorization?: string): Promise<AdminResponse> {
     let call = helper.request().post(path);
     if (authorization !== undefined) call = call.set('Authorization', authorization);
-    const res = await call.send(dialog(rig.simulator, { password: DISTINCTIVE_PASSWORD, device: 'device' }));
+    const res = await call.send(
+      dialog(rig.simulator, { password: DISTINCTIVE_PASSWORD, device: 'device', id: 'device' }),
+    );
     rig.watch.see(`the answer of ${path}`, res.text);
     return res;
   }
@@ -268,7 +273,7 @@ describe('editor endpoints of the device config node with adminAuth on', () => {
         const res = await post(path, 'Bearer own-token');
         should(res.status).equal(200);
         should(res.body.ok).be.true();
-        should(reaching.count).be.above(0);
+        if (CONTACTS_DEVICE.has(path)) should(reaching.count).be.above(0);
       } finally {
         reaching.stop();
       }

@@ -208,13 +208,39 @@ async function zoneMap(RED: NodeAPI, raw: unknown) {
   }
 }
 
-/** The editor's buttons: test connection, read certificate, show the zone map. */
+/**
+ * Which certificate a deployed config node trusts (configured, or learned on first use) and whether the
+ * device last showed another one: the dialog shows it and offers to accept the new one. Fingerprints
+ * are not secrets.
+ */
+async function certificateTrust(RED: NodeAPI, body: unknown): Promise<unknown> {
+  try {
+    const id = bodyOf(body).id;
+    const node: unknown = typeof id === 'string' && id !== '' ? RED.nodes.getNode(id) : undefined;
+    const trust =
+      typeof node === 'object' && node !== null
+        ? (node as { certificateTrust?: () => object }).certificateTrust
+        : undefined;
+    if (typeof trust !== 'function') {
+      throw new DeviceError(
+        'INVALID_INPUT',
+        'This device is not deployed yet: deploy it to see which certificate it trusts',
+      );
+    }
+    return { ok: true, ...trust.call(node) };
+  } catch (error) {
+    return failure(RED, error);
+  }
+}
+
+/** The editor's buttons: test connection, read certificate, show the zone map; the trusted certificate. */
 export function registerAdminEndpoints(RED: NodeAPI): void {
   const allowed = RED.auth.needsPermission(ADMIN_PERMISSION);
   const routes: Record<string, (body: unknown) => Promise<unknown>> = {
     '/conference-audio/test-connection': (body) => testConnection(RED, body),
     '/conference-audio/certificate': (body) => readCertificate(RED, body),
     '/conference-audio/zone-map': (body) => zoneMap(RED, body),
+    '/conference-audio/trusted-certificate': (body) => certificateTrust(RED, body),
   };
   for (const [route, answer] of Object.entries(routes)) {
     RED.httpAdmin.post(route, allowed, (req, res) => {

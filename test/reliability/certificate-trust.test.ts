@@ -1,0 +1,172 @@
+/**
+ * Trust on first use that lasts: with TLS `pin` and no fingerprint, the certificate a device first shows
+ * is kept with the config node (its context, in a file store when settings.js has one) and pinned from
+ * then on. A device that later shows another certificate is refused, naming both fingerprints, across a
+ * full redeploy and a restart of Node-RED, until the user accepts the new certificate in the dialog.
+ * A real Node-RED process with the built package: `npm test` builds before it runs the tests.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import should from 'should';
+import { type DeviceSimulator, startSimulator } from '../../src/simulator';
+import { createCertificate } from '../../src/simulator/certificate';
+import { deployFlows } from '../e2e/node-red';
+import { launchNodeRed, type NodeRedProcess } from '../support/node-red-process';
+import { probeUntil } from '../support/wait';
+
+const projectRoot = path.resolve(__dirname, '..', '..');
+
+interface Trust {
+  ok: boolean;
+  fingerprint: string | null;
+  source: string | null;
+  mismatch: { expected: string; seen: string } | null;
+}
+
+describe('reliability: a certificate trusted on first use is kept', function () {
+  this.timeout(90_000);
+  let userDir: string;
+  let nodeRed: NodeRedProcess | undefined;
+  let simulator: DeviceSimulator | undefined;
+
+  before(() => {
+    if (!existsSync(path.join(projectRoot, 'dist', 'nodes', 'conference-audio-device.js'))) {
+      throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+    }
+  });
+
+  afterEach(async () => {
+    await nodeRed?.stop();
+    nodeRed = undefined;
+    await simulator?.close();
+    simulator = undefined;
+    if (userDir !== undefined) rmSync(userDir, { recursive: true, force: true });
+  });
+
+  function start(): Promise<NodeRedProcess> {
+    return launchNodeRed({
+      redJs: require.resolve('node-red/red.js'),
+      userDir,
+      settings: {
+        nodesDir: [projectRoot],
+        contextStorage: { default: { module: 'memory' }, file: { module: 'localfilesystem' } },
+      },
+    });
+  }
+
+  function flows(port: number, fingerprint = ''): unknown[] {
+    return [
+      { id: 'f1', type: 'tab', label: 'trust' },
+      {
+        id: 'device',
+        type: 'conference-audio-device',
+        host: '127.0.0.1',
+        port,
+        account: 'general',
+        tls: 'pin',
+        fingerprint,
+        credentials: { password: '' },
+      },
+      // Reads the zones at every start, so each deploy connects to the device.
+      {
+        id: 'reader',
+        type: 'conference-audio-zones',
+        z: 'f1',
+        device: 'device',
+        output: 'all',
+        interval: 0,
+        onStart: true,
+        topic: 'room',
+        wires: [[]],
+      },
+    ];
+  }
+
+  async function trust(running: NodeRedProcess): Promise<Trust> {
+    const answer = await running.request('/conference-audio/trusted-certificate', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'device' }),
+    });
+    return (await answer.json()) as Trust;
+  }
+
+  function trustWhere(
+    running: NodeRedProcess,
+    what: string,
+    holds: (seen: Trust) => boolean,
+  ): Promise<Trust> {
+    return probeUntil(what, async () => {
+      const seen = await trust(running);
+      return seen.ok && holds(seen) ? seen : undefined;
+    });
+  }
+
+  it('refuses a new certificate after a full redeploy and after a restart, until the user accepts it', async () => {
+    userDir = mkdtempSync(path.join(tmpdir(), 'ca-trust-'));
+    writeFileSync(path.join(userDir, 'flows.json'), '[]\n');
+    const [first, second] = await Promise.all([
+      createCertificate('127.0.0.1'),
+      createCertificate('127.0.0.1'),
+    ]);
+    simulator = await startSimulator({ port: 0, tls: first });
+    const port = simulator.port;
+    const firstPrint = simulator.fingerprint256;
+    nodeRed = await start();
+
+    await deployFlows(nodeRed, flows(port));
+    const learned = await trustWhere(
+      nodeRed,
+      'the first certificate trusted',
+      (seen) => seen.fingerprint !== null,
+    );
+    should(learned).containDeep({ fingerprint: firstPrint, source: 'first use', mismatch: null });
+
+    // Another certificate at the same address, as after a swap of devices or an attacker in between.
+    await simulator.close();
+    simulator = await startSimulator({ port, tls: second });
+    const secondPrint = simulator.fingerprint256;
+    should(secondPrint).not.equal(firstPrint);
+
+    await deployFlows(nodeRed, flows(port));
+    const refused = await trustWhere(
+      nodeRed,
+      'the new certificate refused',
+      (seen) => seen.mismatch !== null,
+    );
+    should(refused).containDeep({
+      fingerprint: firstPrint,
+      mismatch: { expected: firstPrint, seen: secondPrint },
+    });
+    should(nodeRed.output()).containEql(secondPrint);
+    should(simulator.counters.logins).equal(0);
+
+    await nodeRed.stop();
+    nodeRed = await start();
+    const afterRestart = await trustWhere(
+      nodeRed,
+      'the new certificate refused after a restart',
+      (seen) => seen.mismatch !== null,
+    );
+    should(afterRestart.mismatch).eql({ expected: firstPrint, seen: secondPrint });
+    should(simulator.counters.logins).equal(0);
+
+    // The user presses "Accept the new certificate": the dialog puts its fingerprint in the field.
+    await deployFlows(nodeRed, flows(port, secondPrint));
+    await probeUntil('a login with the accepted certificate', () =>
+      simulator?.counters.logins ? true : undefined,
+    );
+    const accepted = await trust(nodeRed);
+    should(accepted).containDeep({ fingerprint: secondPrint, source: 'configured', mismatch: null });
+
+    // Clearing the field afterwards keeps the accepted certificate, not the old one.
+    await deployFlows(nodeRed, flows(port));
+    const kept = await trustWhere(
+      nodeRed,
+      'the accepted certificate kept',
+      (seen) => seen.fingerprint !== null,
+    );
+    should(kept).containDeep({ fingerprint: secondPrint, source: 'first use', mismatch: null });
+  });
+});
