@@ -5,6 +5,7 @@
  */
 export const ERROR_CODES = [
   'AUTH_FAILED',
+  'VENDOR_MISMATCH',
   'FORBIDDEN',
   'UNSUPPORTED_MODEL',
   'NOT_FOUND',

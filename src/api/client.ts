@@ -27,6 +27,12 @@ export { LOGIN_PATH } from './session';
 const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 const MINUTE_MS = 60_000;
 
+/**
+ * The vendor word a device names when it does not know ours: real devices use their maker's word where
+ * the spec writes `Vendor`, and answer 400 `<Word>-Client-Id is missing`.
+ */
+const NAMED_VENDOR = /\b([A-Za-z][A-Za-z0-9]*)-Client-Id is missing/;
+
 export interface DeviceClientEvents {
   /** Emitted on every change of state; the error that caused it, when one did. */
   state: [state: ConnectionState, error?: DeviceError];
@@ -34,6 +40,8 @@ export interface DeviceClientEvents {
   pinned: [fingerprint256: string];
   /** In pin mode the device showed another certificate than the pinned one; the connection was refused. */
   pinMismatch: [expected: string, seen: string];
+  /** The device uses another vendor word than the configured one; the client uses the device's from now. */
+  vendor: [word: string, configured: string];
 }
 
 /**
@@ -46,13 +54,17 @@ export interface DeviceClientEvents {
 export class DeviceClient extends EventEmitter<DeviceClientEvents> implements DeviceRequester {
   readonly baseUrl: string;
   readonly account: Account;
-  readonly vendor: string;
 
   #rateLimitStrikes = 0;
   #state: ConnectionState = 'idle';
   #closed = false;
   #closing: Promise<void> | undefined;
-  readonly #clientHeaders: Record<string, string>;
+  #vendor: string;
+  #clientHeaders: Record<string, string>;
+  readonly #clientId: string;
+  readonly #clientVersion: string;
+  /** Set once the device named its own word: a second word means no word will do (VENDOR_MISMATCH). */
+  #vendorLearned = false;
   readonly #rateLimitBackoff: Backoff;
   readonly #limiter: RequestLimiter;
   readonly #session: Session;
@@ -66,11 +78,10 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
     const settings = resolveClientSettings(options);
     this.baseUrl = settings.baseUrl;
     this.account = settings.account;
-    this.vendor = settings.vendor;
-    this.#clientHeaders = {
-      [`${this.vendor}-Client-Id`]: settings.clientId,
-      [`${this.vendor}-Client-Version`]: settings.clientVersion,
-    };
+    this.#vendor = settings.vendor;
+    this.#clientId = settings.clientId;
+    this.#clientVersion = settings.clientVersion;
+    this.#clientHeaders = this.#headersForVendor(settings.vendor);
     this.#rateLimitBackoff = settings.rateLimitBackoff;
     this.#limiter = new RequestLimiter(settings.maxRequestsPerMinute, MINUTE_MS);
     this.#streamConnects = new StreamConnectBudget(settings.maxStreamConnectsPerMinute);
@@ -93,6 +104,11 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
 
   get state(): ConnectionState {
     return this.#state;
+  }
+
+  /** The word in the Authorization scheme and the client header names: configured, or the device's own. */
+  get vendor(): string {
+    return this.#vendor;
   }
 
   /** The certificate fingerprint in force in pin mode (configured, or learned on first use). */
@@ -227,7 +243,7 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
     this.#assertOpen();
     const headers: Record<string, string> = Object.assign({}, this.#clientHeaders, {
       accept: 'text/event-stream',
-      authorization: `${this.vendor} ${token}`,
+      authorization: `${this.#vendor} ${token}`,
     });
     try {
       return await this.#transport.openStream(path, headers, signal);
@@ -320,20 +336,72 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
     // The usual case (a slot free, no caller signal) goes on without waiting for a promise.
     if (signal !== undefined || !this.#limiter.tryAcquire()) await this.#limiter.acquire(signal);
     this.#assertOpen();
+    let answer = await this.#send(method, path, payload, token, signal);
+    if (answer.statusCode === 400) {
+      const named = this.#vendorNamedIn(answer);
+      if (named !== undefined) {
+        this.#adoptVendor(named, method, path);
+        answer = await this.#send(method, path, payload, token, signal);
+        // Still a header "missing", even with the word the device named: no word will do.
+        const still = answer.statusCode === 400 ? this.#vendorNamedIn(answer, true) : undefined;
+        if (still !== undefined) throw this.#vendorMismatch(still, method, path);
+      }
+    }
+    this.#checkRateLimit(method, path, answer);
+    return answer;
+  }
+
+  async #send(
+    method: HttpMethod,
+    path: string,
+    payload: string | undefined,
+    token: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Answer> {
     // Object.assign, not a spread: V8 makes adding the authorization to a spread copy slow.
     const headers: Record<string, string> = Object.assign({}, this.#clientHeaders, {
       accept: 'application/json',
     });
-    if (token !== undefined) headers.authorization = `${this.vendor} ${token}`;
+    if (token !== undefined) headers.authorization = `${this.#vendor} ${token}`;
     if (payload !== undefined) headers['content-type'] = 'application/json';
-    let answer: Answer;
     try {
-      answer = await this.#transport.exchange({ method, path, headers, payload, signal });
+      return await this.#transport.exchange({ method, path, headers, payload, signal });
     } catch (error) {
       throw this.#noteTransportFailure(error);
     }
-    this.#checkRateLimit(method, path, answer);
-    return answer;
+  }
+
+  #headersForVendor(vendor: string): Record<string, string> {
+    return { [`${vendor}-Client-Id`]: this.#clientId, [`${vendor}-Client-Version`]: this.#clientVersion };
+  }
+
+  /** The vendor word a 400 answer names as missing: another than ours, or (`anyWord`) ours too. */
+  #vendorNamedIn(answer: Answer, anyWord = false): string | undefined {
+    const said = deviceMessageFrom(answer.text, answer.contentType);
+    const word = said === undefined ? undefined : NAMED_VENDOR.exec(said)?.[1];
+    if (word === undefined) return undefined;
+    return anyWord || word.toLowerCase() !== this.#vendor.toLowerCase() ? word : undefined;
+  }
+
+  /** The device's word from now on, for the life of this client; the config node tells the user once. */
+  #adoptVendor(word: string, method: HttpMethod, path: string): void {
+    if (this.#vendorLearned) throw this.#vendorMismatch(word, method, path);
+    const configured = this.#vendor;
+    this.#vendorLearned = true;
+    this.#vendor = word;
+    this.#clientHeaders = this.#headersForVendor(word);
+    this.emit('vendor', word, configured);
+  }
+
+  #vendorMismatch(word: string, method: HttpMethod, path: string): DeviceError {
+    const error = new DeviceError(
+      'VENDOR_MISMATCH',
+      `The device wants the vendor word '${word}' for ${method} ${path}, and did not accept '${this.#vendor}' ` +
+        "either: set the vendor word of the config node to the one in the device maker's documentation",
+      { statusCode: 400 },
+    );
+    this.#setState('auth_failed', error);
+    return error;
   }
 
   /** A failure below HTTP: the device is unreachable for every user of this client until it answers. */

@@ -7,7 +7,13 @@ import { DeviceError, isDeviceError } from '../errors';
 import { isZonesChange, zonesFromChange } from '../zones';
 import type { ZoneReadResult } from '../zones/types';
 import { type CertificateTrust, CertificateTrustStore, persistentStoreName } from './lib/certificate-trust';
-import { connectionStatus, invalidConfigStatus, type StatusView, statusMessage } from './lib/status';
+import {
+  connectedWithVendorHint,
+  connectionStatus,
+  invalidConfigStatus,
+  type StatusView,
+  statusMessage,
+} from './lib/status';
 import { STREAM_PATHS, StreamHub, type StreamSubscriber } from './lib/stream-hub';
 import { streamStatus } from './lib/stream-status';
 import { TtlCache } from './lib/ttl-cache';
@@ -110,10 +116,23 @@ export = (RED: NodeAPI) => {
     };
 
     if (client) {
+      /** The device's own vendor word, when it differs from the configured one: shown until redeployed. */
+      let learnedVendor: string | undefined;
+      const viewOf = (next: ConnectionState, code?: string) =>
+        next === 'connected' && learnedVendor !== undefined
+          ? connectedWithVendorHint(learnedVendor)
+          : connectionStatus(next, code);
       client.on('state', (next: ConnectionState, error?: DeviceError) => {
         state = next;
-        status = statusOf(connectionStatus(next, error?.code));
+        status = statusOf(viewOf(next, error?.code));
         if (next === 'auth_failed' && error) this.warn(t('errors.authFailed', { message: error.message }));
+        for (const user of users.values()) show(user);
+      });
+      client.on('vendor', (word: string, configured: string) => {
+        learnedVendor = word;
+        // Once per deploy: the client keeps the device's word, so this happens only on the first request.
+        this.warn(t('errors.vendorWord', { word, configured }));
+        if (state !== 'invalid') status = statusOf(viewOf(state));
         for (const user of users.values()) show(user);
       });
       client.on('pinned', (fingerprint: string) => {
@@ -220,6 +239,7 @@ export = (RED: NodeAPI) => {
       closing.removeAllListeners('state');
       closing.removeAllListeners('pinned');
       closing.removeAllListeners('pinMismatch');
+      closing.removeAllListeners('vendor');
       // The streams first: they hold sockets of the client's pool.
       streams
         .close()

@@ -104,10 +104,15 @@ describe('api/client: a custom vendor word', () => {
     should(get?.headers.authorization).match(/^Acme [^ ]+$/);
   });
 
-  it('explains a login refused for missing headers when the vendor word does not match', async () => {
-    const error = await harness.failure(harness.client().request('GET', '/api/v1/audio'), 'HTTP_ERROR');
+  it('explains a login refused for a header the device misses that names no other vendor word', async () => {
+    const body = JSON.stringify({ errors: [{ message: 'Acme-Client-Version is missing' }] });
+    harness.simulator.setFault({ kind: 'status', status: 400, body, contentType: 'application/json', times: 1 });
+    const error = await harness.failure(
+      harness.client({ vendor: 'Acme' }).request('GET', '/api/v1/audio'),
+      'HTTP_ERROR',
+    );
     should(error.statusCode).equal(400);
-    should(error.message).match(/Acme-Client-Id is missing/);
+    should(error.message).match(/Acme-Client-Version is missing/);
     should(error.message).match(/vendor word/);
   });
 });

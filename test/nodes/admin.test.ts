@@ -90,6 +90,20 @@ describe('editor endpoints of the device config node', () => {
     }
   });
 
+  it("test connection names the device's own vendor word, for the dialog to fill in", async () => {
+    await loadDevice();
+    const acme = await startSimulator({ port: 0, vendor: 'Acme', passwords: { general: PASSWORD } });
+    try {
+      const res = await helper
+        .request()
+        .post(TEST)
+        .send(dialog(acme, { password: PASSWORD, vendor: 'Vendor', id: 'another-device' }));
+      should(res.body).containDeep({ ok: true, vendor: { word: 'Acme', configured: 'Vendor' } });
+    } finally {
+      await acme.close();
+    }
+  });
+
   it('test connection reports a model without zones as connected without zone support', async () => {
     sim.setModel('310');
     await loadDevice();

@@ -58,6 +58,11 @@ export function connectionStatus(state: ConnectionState, errorCode?: string): St
   }
 }
 
+/** Connected, with the word the device uses in place of the configured vendor word, to set in the config. */
+export function connectedWithVendorHint(word: string): StatusView {
+  return { fill: 'yellow', shape: 'dot', key: 'status.connectedVendor', params: { word } };
+}
+
 export function invalidConfigStatus(): StatusView {
   return { fill: 'red', shape: 'ring', key: 'status.invalidConfig' };
 }

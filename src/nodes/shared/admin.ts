@@ -124,15 +124,25 @@ export interface TestConnectionAnswer {
   source?: string;
   warnings: string[];
   fingerprint?: string;
+  /** The device's own vendor word, when it is not the one in the dialog: the dialog offers to fill it in. */
+  vendor?: { word: string; configured: string };
 }
 
 async function testConnection(RED: NodeAPI, raw: unknown): Promise<TestConnectionAnswer | AdminError> {
   try {
     const options = throwawayOptions(RED, bodyOf(raw));
     let pinned: string | undefined;
+    let vendor: { word: string; configured: string } | undefined;
     return await withThrowawayClient(options, async (client) => {
       client.on('pinned', (fingerprint: string) => {
         pinned = fingerprint;
+      });
+      client.on('vendor', (word: string, configured: string) => {
+        vendor = { word, configured };
+      });
+      const learned = () => ({
+        ...(pinned !== undefined ? { fingerprint: pinned } : {}),
+        ...(vendor !== undefined ? { vendor } : {}),
       });
       try {
         const read = await client.readRoomZones();
@@ -142,7 +152,7 @@ async function testConnection(RED: NodeAPI, raw: unknown): Promise<TestConnectio
           count: read.zones.length,
           source: read.source,
           warnings: read.warnings.map((warning) => warning.code),
-          ...(pinned !== undefined ? { fingerprint: pinned } : {}),
+          ...learned(),
         };
       } catch (error) {
         // The login worked (the device answered the zone request): a model without zones is a success.
@@ -152,7 +162,7 @@ async function testConnection(RED: NodeAPI, raw: unknown): Promise<TestConnectio
             zonesSupported: false,
             count: 0,
             warnings: [],
-            ...(pinned !== undefined ? { fingerprint: pinned } : {}),
+            ...learned(),
           };
         }
         throw error;
