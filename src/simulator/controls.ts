@@ -2,13 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseFault } from './faults';
 import { isErrorFormat, isLayoutSpelling, isSimulatorFirmware, isSimulatorModel } from './guards';
 import { BodyTooLargeError, readBody, sendJson } from './http';
-import type { DeviceSimulator } from './simulator';
+import type { SimulatorControls } from './types';
 import { isRecord } from './zones';
 
 /** A bad control request: answered 400 with this message. */
 class ControlError extends Error {}
 
-type ControlHandler = (simulator: DeviceSimulator, body: unknown) => unknown;
+type ControlHandler = (simulator: SimulatorControls, body: unknown) => unknown;
 
 /**
  * The simulator's own controls for tests and demos in another process. They need neither client headers nor
@@ -184,7 +184,7 @@ const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
 };
 
 export async function handleControl(
-  simulator: DeviceSimulator,
+  simulator: SimulatorControls,
   request: IncomingMessage,
   response: ServerResponse,
   path: string,

@@ -23,6 +23,7 @@ import type {
   LayoutSpelling,
   RecordedRequest,
   SimulatorAccount,
+  SimulatorControls,
   SimulatorCounters,
   SimulatorFault,
   SimulatorFirmware,
@@ -59,7 +60,7 @@ interface Route {
 }
 
 /** An HTTPS stand-in for a conferencing audio device. Start it with `startSimulator`. */
-export class DeviceSimulator {
+export class DeviceSimulator implements SimulatorControls {
   readonly certificatePem: string;
   readonly fingerprint256: string;
   readonly vendor: string;

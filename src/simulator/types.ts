@@ -135,3 +135,31 @@ export interface SimulatorState {
   streamsStalled: boolean;
   openStreams: number;
 }
+
+/**
+ * What the `/_simulator/` controls do to a simulator (DeviceSimulator implements it). A type of its own,
+ * so the controls module needs nothing from the simulator module that serves it.
+ */
+export interface SimulatorControls {
+  readonly requests: RecordedRequest[];
+  getState(): SimulatorState;
+  setZones(zones: unknown[]): void;
+  setPassword(account: SimulatorAccount, password: string): void;
+  reboot(): void;
+  factoryReset(): void;
+  setFault(fault: SimulatorFault | null): void;
+  setModel(model: SimulatorModel): void;
+  setFirmware(firmware: SimulatorFirmware, spelling?: LayoutSpelling): void;
+  setErrorFormat(format: ErrorFormat): void;
+  setRateLimit(perMinute: number, status?: 429 | 409): void;
+  setAnswerEncoding(encoding: AnswerEncoding): void;
+  resetRecords(): void;
+  placeTalker(point: { x: number; y: number; powerLevel?: number }): void;
+  silenceTalker(): void;
+  walkTalker(): void;
+  setMuted(muted: boolean): void;
+  dropStreams(): void;
+  endStreams(): void;
+  stallStreams(stalled: boolean): void;
+  emitChange(name: string, data: unknown): void;
+}
