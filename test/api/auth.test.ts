@@ -106,7 +106,13 @@ describe('api/client: a custom vendor word', () => {
 
   it('explains a login refused for a header the device misses that names no other vendor word', async () => {
     const body = JSON.stringify({ errors: [{ message: 'Acme-Client-Version is missing' }] });
-    harness.simulator.setFault({ kind: 'status', status: 400, body, contentType: 'application/json', times: 1 });
+    harness.simulator.setFault({
+      kind: 'status',
+      status: 400,
+      body,
+      contentType: 'application/json',
+      times: 1,
+    });
     const error = await harness.failure(
       harness.client({ vendor: 'Acme' }).request('GET', '/api/v1/audio'),
       'HTTP_ERROR',
