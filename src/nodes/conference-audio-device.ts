@@ -90,8 +90,9 @@ export = (RED: NodeAPI) => {
       const settings = deviceSettingsFromProperties(def);
       this.deviceAddress = { host: settings.host, port: settings.port };
       trustStore = new CertificateTrustStore(
-        this.context(),
+        this.context().global,
         persistentStoreName((RED.settings as unknown as Record<string, unknown>).contextStorage),
+        this.id,
         `${settings.host}:${settings.port}`,
       );
       const trusted = trustStore.tlsFor(settings.tls);

@@ -20,7 +20,10 @@ interface StoredPin {
   fingerprint: string;
 }
 
-const KEY = 'conferenceAudioTrustedCertificate';
+/** One global context entry per config node: node context is cleared on a full deploy, global is not. */
+function keyFor(nodeId: string): string {
+  return `conferenceAudioTrustedCertificate_${nodeId.replace(/[^A-Za-z0-9_]/g, '_')}`;
+}
 
 /**
  * Which context store keeps a first-use pin: the first store of settings.js's `contextStorage` that is
@@ -38,17 +41,20 @@ export function persistentStoreName(contextStorage: unknown): string | undefined
 
 /**
  * Trust on first use that lasts: the certificate a config node first saw (or the one the user pinned in
- * the dialog) is kept in the node's context, keyed by the device's address, and pinned from then on. A
- * new certificate is refused, naming both fingerprints, until the user accepts it in the editor.
+ * the dialog) is kept in the global context under the config node's id, with the device's address, and
+ * pinned from then on. A new certificate is refused, naming both fingerprints, until the user accepts it
+ * in the editor. The global context, because Node-RED clears a node's own context on a full deploy.
  */
 export class CertificateTrustStore {
   readonly #context: ContextStore;
   readonly #store: string | undefined;
+  readonly #key: string;
   readonly #address: string;
 
-  constructor(context: ContextStore, store: string | undefined, address: string) {
+  constructor(context: ContextStore, store: string | undefined, nodeId: string, address: string) {
     this.#context = context;
     this.#store = store;
+    this.#key = keyFor(nodeId);
     this.#address = address;
   }
 
@@ -69,7 +75,7 @@ export class CertificateTrustStore {
   remember(fingerprint: string): void {
     const pin: StoredPin = { address: this.#address, fingerprint };
     try {
-      this.#context.set(KEY, pin, this.#store);
+      this.#context.set(this.#key, pin, this.#store);
     } catch {
       // A store that cannot be written synchronously keeps nothing: the pin lasts until the next restart.
     }
@@ -78,7 +84,7 @@ export class CertificateTrustStore {
   #recall(): string | undefined {
     let stored: unknown;
     try {
-      stored = this.#context.get(KEY, this.#store);
+      stored = this.#context.get(this.#key, this.#store);
     } catch {
       return undefined;
     }
