@@ -1,7 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import { isIP } from 'node:net';
+import { Accounts } from './accounts';
 import { type AudioSettings, defaultAudio, patchAudio } from './audio';
 import { createCertificate, fingerprintOf } from './certificate';
 import { handleControl } from './controls';
@@ -14,6 +14,7 @@ import {
   LAYOUT_SPELLINGS,
 } from './guards';
 import { BodyTooLargeError, errorBody, readBody, sendBody, sendJson } from './http';
+import { validateOptions } from './options';
 import { SlidingWindowRateLimiter } from './rate-limiter';
 import { DEFAULT_STREAM_TIMINGS, EventStreams, type StreamKind } from './streams';
 import { Talker } from './talker';
@@ -34,8 +35,6 @@ import type {
 import { cameraInputMap, isRecord, loadZonesFile, SAMPLE_ROOM, sampleZones, spellZones } from './zones';
 
 export const DEFAULT_ENROLLMENT_CODE = 'KQ7-4MZ-9TD';
-const ENROLLMENT_CODE_PATTERN = /^[A-Z0-9]{3}-[A-Z0-9]{3}-[A-Z0-9]{3}$/;
-const VENDOR_PATTERN = /^[A-Za-z][A-Za-z0-9]*$/;
 const MAX_CLIENT_HEADER_LENGTH = 500;
 /** Keeps a long demo run from growing without bound; tests stay far below it. */
 const MAX_RECORDED_REQUESTS = 10_000;
@@ -76,10 +75,7 @@ export class DeviceSimulator implements SimulatorControls {
   private answerEncoding: AnswerEncoding;
   private rateLimitStatus: 429 | 409;
   private readonly rateLimiter: SlidingWindowRateLimiter;
-  private readonly passwords: Record<SimulatorAccount, string>;
-  private readonly tokenByAccount = new Map<SimulatorAccount, string>();
-  private readonly accountByToken = new Map<string, SimulatorAccount>();
-  private readonly issued = new Set<string>();
+  private readonly accounts: Accounts;
   private zones: unknown;
   private audio: AudioSettings = defaultAudio();
   private fault: SimulatorFault | null = null;
@@ -116,10 +112,10 @@ export class DeviceSimulator implements SimulatorControls {
     this.rateLimitStatus = options.rateLimitStatus ?? 429;
     this.rateLimiter = new SlidingWindowRateLimiter(options.rateLimitPerMinute ?? 600);
     const factoryDefault = options.factoryReset === true ? this.enrollmentCode : '';
-    this.passwords = {
+    this.accounts = new Accounts({
       general: options.passwords?.general ?? factoryDefault,
       admin: options.passwords?.admin ?? this.enrollmentCode,
-    };
+    });
     this.zones = zones;
     this.talker = new Talker(options.talker ?? 'walk');
     this.streams = new EventStreams(
@@ -236,28 +232,26 @@ export class DeviceSimulator implements SimulatorControls {
    * may be issued and never used, or used longer ago than the request log reaches). Never in the state.
    */
   get issuedTokens(): string[] {
-    return [...this.issued];
+    return this.accounts.issuedTokens;
   }
 
   setPassword(account: SimulatorAccount, password: string): void {
     if (account !== 'general' && account !== 'admin') throw new TypeError('account must be general or admin');
     if (typeof password !== 'string') throw new TypeError('password must be a string');
-    this.passwords[account] = password;
-    this.forgetToken(account);
+    this.accounts.setPassword(account, password);
   }
 
   /** Both passwords become the enrollment code; every token stops working. Zones are kept. */
   factoryReset(): void {
-    this.passwords.general = this.enrollmentCode;
-    this.passwords.admin = this.enrollmentCode;
+    this.accounts.setPassword('general', this.enrollmentCode);
+    this.accounts.setPassword('admin', this.enrollmentCode);
     this.audio = defaultAudio();
     this.reboot();
   }
 
   /** Every token stops working; passwords and zones are kept. */
   reboot(): void {
-    this.tokenByAccount.clear();
-    this.accountByToken.clear();
+    this.accounts.forgetTokens();
     this.rateLimiter.clear();
     this.streamLimiter.clear();
     this.streams.drop();
@@ -390,8 +384,8 @@ export class DeviceSimulator implements SimulatorControls {
       rateLimitStatus: this.rateLimitStatus,
       fingerprint256: this.fingerprint256,
       accounts: {
-        general: this.passwords.general === '' ? 'blank' : 'set',
-        admin: this.passwords.admin === '' ? 'blank' : 'set',
+        general: this.accounts.isBlank('general') ? 'blank' : 'set',
+        admin: this.accounts.isBlank('admin') ? 'blank' : 'set',
       },
       zones: this.zones,
       fault: this.fault,
@@ -473,7 +467,7 @@ export class DeviceSimulator implements SimulatorControls {
     const route = this.routes[path];
     let account: SimulatorAccount | null = null;
     if (route === undefined || route.minimumRole !== null) {
-      account = this.authenticate(request);
+      account = this.accounts.accountOf(request.headers.authorization, this.vendor);
       if (account === null) {
         this.sendError(exchange, 401, ['Unauthorized']);
         return;
@@ -602,36 +596,6 @@ export class DeviceSimulator implements SimulatorControls {
     return problems;
   }
 
-  /** `<Vendor> <token>` with exactly one space; the scheme compares case-insensitively as HTTP schemes do. */
-  private authenticate(request: IncomingMessage): SimulatorAccount | null {
-    const header = request.headers.authorization;
-    if (header === undefined) return null;
-    const space = header.indexOf(' ');
-    if (space <= 0) return null;
-    const scheme = header.slice(0, space);
-    const token = header.slice(space + 1);
-    if (scheme.toLowerCase() !== this.vendor.toLowerCase() || token === '' || /\s/.test(token)) return null;
-    return this.accountByToken.get(token) ?? null;
-  }
-
-  private forgetToken(account: SimulatorAccount): void {
-    const token = this.tokenByAccount.get(account);
-    if (token !== undefined) this.accountByToken.delete(token);
-    this.tokenByAccount.delete(account);
-  }
-
-  /** The same account and password get the same token until the password changes or the device reboots. */
-  private tokenFor(account: SimulatorAccount): string {
-    let token = this.tokenByAccount.get(account);
-    if (token === undefined) {
-      token = randomBytes(24).toString('base64url');
-      this.issued.add(token);
-      this.tokenByAccount.set(account, token);
-      this.accountByToken.set(token, account);
-    }
-    return token;
-  }
-
   private async login(exchange: Exchange): Promise<void> {
     const body = await this.readJsonBody(exchange);
     if (body === undefined) {
@@ -653,13 +617,13 @@ export class DeviceSimulator implements SimulatorControls {
       return;
     }
     const account: SimulatorAccount = body.account === 'admin' ? 'admin' : 'general';
-    if (!samePassword(String(body.password), this.passwords[account])) {
+    if (!this.accounts.passwordMatches(account, String(body.password))) {
       this.counterValues.failedLogins += 1;
       this.sendError(exchange, 401, ['Invalid account or password']);
       return;
     }
     this.counterValues.logins += 1;
-    sendJsonAnswer(exchange, 200, { authParameters: this.tokenFor(account) });
+    sendJsonAnswer(exchange, 200, { authParameters: this.accounts.tokenFor(account) });
   }
 
   /** Parses a JSON request body, or answers the error itself and returns undefined. */
@@ -793,64 +757,6 @@ export function startSimulator(options?: SimulatorOptions): Promise<DeviceSimula
   return DeviceSimulator.start(options);
 }
 
-function validateOptions(options: SimulatorOptions): void {
-  if (options.vendor !== undefined && !VENDOR_PATTERN.test(options.vendor)) {
-    throw new TypeError('vendor must be a word of letters and digits, starting with a letter');
-  }
-  if (options.model !== undefined && !isSimulatorModel(options.model)) {
-    throw new TypeError('model must be 310, 410 or X');
-  }
-  if (options.firmware !== undefined && !isSimulatorFirmware(options.firmware)) {
-    throw new TypeError('firmware must be classic or layout');
-  }
-  if (options.layoutSpelling !== undefined && !isLayoutSpelling(options.layoutSpelling)) {
-    throw new TypeError(`layoutSpelling must be one of ${LAYOUT_SPELLINGS.join(', ')}`);
-  }
-  if (options.errorFormat !== undefined && !isErrorFormat(options.errorFormat)) {
-    throw new TypeError('errorFormat must be errors or problem-details');
-  }
-  if (options.enrollmentCode !== undefined && !ENROLLMENT_CODE_PATTERN.test(options.enrollmentCode)) {
-    throw new TypeError('enrollmentCode must look like XXX-XXX-XXX (upper-case letters and digits)');
-  }
-  const perMinute = options.rateLimitPerMinute;
-  if (perMinute !== undefined && (!Number.isInteger(perMinute) || perMinute < 1)) {
-    throw new TypeError('rateLimitPerMinute must be an integer >= 1');
-  }
-  if (
-    options.rateLimitStatus !== undefined &&
-    options.rateLimitStatus !== 429 &&
-    options.rateLimitStatus !== 409
-  ) {
-    throw new TypeError('rateLimitStatus must be 429 or 409');
-  }
-  const encoding = options.answerEncoding;
-  if (encoding !== undefined && encoding !== 'plain' && encoding !== 'chunked' && encoding !== 'gzip') {
-    throw new TypeError('answerEncoding must be plain, chunked or gzip');
-  }
-  if (options.talker !== undefined && !['walk', 'still', 'off'].includes(options.talker)) {
-    throw new TypeError('talker must be walk, still or off');
-  }
-  const at = options.talkerAt;
-  if (at !== undefined && !(Number.isFinite(at?.x) && Number.isFinite(at?.y))) {
-    throw new TypeError('talkerAt needs finite x and y in mm');
-  }
-  for (const name of [
-    'soundLocationIntervalMs',
-    'metricsIntervalMs',
-    'heartbeatIntervalMs',
-    'streamConnectionsPerMinute',
-  ] as const) {
-    const value = options[name];
-    if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > 2_147_483_647)) {
-      throw new TypeError(`${name} must be a whole number from 1 to 2147483647`);
-    }
-  }
-  const port = options.port;
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
-    throw new TypeError('port must be an integer from 0 to 65535');
-  }
-}
-
 function send(exchange: Exchange, status: number, body: string, contentType?: string): void {
   exchange.record.status = status;
   sendBody(exchange.response, status, body, contentType, exchange.encoding);
@@ -891,9 +797,4 @@ function flattenHeaders(request: IncomingMessage): Record<string, string> {
 function pathOf(url: string | undefined): string {
   const raw = (url ?? '/').split('?')[0] ?? '/';
   return raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
-}
-
-function samePassword(given: string, expected: string): boolean {
-  const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }
