@@ -12,6 +12,7 @@ import { readNonNegative } from './lib/node-settings';
 import { statusText } from './lib/status';
 import type { StreamCondition } from './lib/stream-hub';
 import { streamErrorReporter } from './lib/stream-status';
+import { subscribeAfterDeploy } from './lib/subscribe-after-deploy';
 import { type DeviceUser, useDevice } from './shared/device';
 import { errorCode, errorLocaliser, toNodeError } from './shared/errors';
 
@@ -166,17 +167,16 @@ export = (RED: NodeAPI) => {
     const reportStreamError = streamErrorReporter((error) =>
       node.error(toNodeError(error, localise), { topic: topicBase }),
     );
-    const leave: Array<() => void> = [];
-    function join(): void {
-      if (closed || !device) return;
-      try {
-        leave.push(
+    subscribeAfterDeploy(
+      node,
+      (keep) => {
+        keep(
           device.watchZones((zones) => {
             if (zones) applyZones(zones);
             else loadZones();
           }),
         );
-        leave.push(
+        keep(
           device.subscribeStream('data', {
             onEvent: (event) => {
               if (event.event !== 'soundLocation') return;
@@ -196,19 +196,13 @@ export = (RED: NodeAPI) => {
           }),
         );
         loadZones();
-      } catch (error) {
-        node.error(toNodeError(error, localise), { topic: topicBase });
-      }
-    }
-    // After the deploy finished: a Catch node further down the flow exists by then and sees an error.
-    const joining = setImmediate(join);
-
-    node.on('close', () => {
-      closed = true;
-      clearImmediate(joining);
-      if (releaseTimer !== undefined) clearTimeout(releaseTimer);
-      for (const stop of leave.splice(0)) stop();
-    });
+      },
+      (error) => node.error(toNodeError(error, localise), { topic: topicBase }),
+      () => {
+        closed = true;
+        if (releaseTimer !== undefined) clearTimeout(releaseTimer);
+      },
+    );
   }
 
   RED.nodes.registerType('conference-audio-active-zone', ActiveZoneNode);

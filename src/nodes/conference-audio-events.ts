@@ -4,6 +4,7 @@ import { RateWindow } from './lib/rate-window';
 import { statusText } from './lib/status';
 import { DATA_EVENT_NAMES, type StreamCondition, type StreamEvent, type StreamKind } from './lib/stream-hub';
 import { streamErrorReporter, worstCondition } from './lib/stream-status';
+import { subscribeAfterDeploy } from './lib/subscribe-after-deploy';
 import { type DeviceUser, useDevice } from './shared/device';
 import { errorLocaliser, toNodeError } from './shared/errors';
 
@@ -83,39 +84,30 @@ export = (RED: NodeAPI) => {
       node.send(msg);
     }
 
-    const leave: Array<() => void> = [];
-    let closed = false;
-    function join(): void {
-      if (closed || !device) return;
-      try {
-        if (chosen.includes('soundLocation') || chosen.includes('deviceMetrics')) {
-          leave.push(
-            device.subscribeStream('data', {
-              onEvent: (event) => {
-                if (!passesData(event.event)) return;
-                // Silent readings count like any other: the rate is about messages, not about talk.
-                if (event.event === 'soundLocation' && !limiter.admit(event.receivedAt)) return;
-                forward(event);
-              },
-              onCondition: showCondition,
-            }),
-          );
-        }
-        if (chosen.includes('changes')) {
-          leave.push(device.subscribeStream('changes', { onEvent: forward, onCondition: showCondition }));
-        }
-      } catch (error) {
-        node.error(toNodeError(error, localise), { topic: topicBase });
-      }
+    if (device) {
+      subscribeAfterDeploy(
+        node,
+        (keep) => {
+          if (chosen.includes('soundLocation') || chosen.includes('deviceMetrics')) {
+            keep(
+              device.subscribeStream('data', {
+                onEvent: (event) => {
+                  if (!passesData(event.event)) return;
+                  // Silent readings count like any other: the rate is about messages, not about talk.
+                  if (event.event === 'soundLocation' && !limiter.admit(event.receivedAt)) return;
+                  forward(event);
+                },
+                onCondition: showCondition,
+              }),
+            );
+          }
+          if (chosen.includes('changes')) {
+            keep(device.subscribeStream('changes', { onEvent: forward, onCondition: showCondition }));
+          }
+        },
+        (error) => node.error(toNodeError(error, localise), { topic: topicBase }),
+      );
     }
-    // After the deploy finished: a Catch node further down the flow exists by then and sees an error.
-    const joining = setImmediate(join);
-
-    node.on('close', () => {
-      closed = true;
-      clearImmediate(joining);
-      for (const stop of leave.splice(0)) stop();
-    });
   }
 
   RED.nodes.registerType('conference-audio-events', EventsNode);
