@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEVICE_CONTROLS } from './device-controls';
 import { parseFault } from './faults';
 import { isErrorFormat, isLayoutSpelling, isSimulatorFirmware, isSimulatorModel } from './guards';
 import { BodyTooLargeError, readBody, sendJson } from './http';
@@ -15,6 +16,7 @@ type ControlHandler = (simulator: SimulatorControls, body: unknown) => unknown;
  * authorization, are not rate limited, not recorded and not counted. Mutations answer the new state.
  */
 const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
+  ...withState(DEVICE_CONTROLS),
   '/_simulator/state': { GET: (simulator) => simulator.getState() },
   '/_simulator/requests': { GET: (simulator) => simulator.requests },
   '/_simulator/zones': {
@@ -183,6 +185,26 @@ const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
   },
 };
 
+/** Device controls answer the new state, as the others do. */
+function withState(
+  controls: Record<string, Partial<Record<string, ControlHandler>>>,
+): Record<string, Partial<Record<string, ControlHandler>>> {
+  return Object.fromEntries(
+    Object.entries(controls).map(([path, methods]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(methods).map(([method, handler]) => [
+          method,
+          (simulator: SimulatorControls, body: unknown) => {
+            handler?.(simulator, body);
+            return simulator.getState();
+          },
+        ]),
+      ),
+    ]),
+  );
+}
+
 export async function handleControl(
   simulator: SimulatorControls,
   request: IncomingMessage,
@@ -205,7 +227,8 @@ export async function handleControl(
     const body = await readControlBody(request);
     sendJson(response, 200, handler(simulator, body));
   } catch (error) {
-    if (error instanceof ControlError) {
+    // A setter's TypeError (an OptionError among them) is a bad value from the caller.
+    if (error instanceof ControlError || error instanceof TypeError) {
       sendJson(response, 400, { errors: [{ message: error.message }] });
       return;
     }

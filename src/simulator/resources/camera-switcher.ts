@@ -65,6 +65,8 @@ export class CameraSwitcher {
 
   /** Changes what the switcher reports, announced when anything changed. */
   set(fields: Partial<CameraSwitcherFields>): void {
+    const problem = switcherFieldsProblem(fields);
+    if (problem !== undefined) throw new TypeError(`camera switcher ${problem}`);
     const next = { ...this.#fields, ...fields };
     if (isDeepStrictEqual(next, this.#fields)) return;
     this.#fields = next;
@@ -97,4 +99,25 @@ export class CameraSwitcher {
     });
     answerWrite(exchange, 202, body);
   }
+}
+
+function switcherFieldsProblem(fields: unknown): string | undefined {
+  if (!isRecord(fields)) return 'fields must be an object';
+  for (const [key, value] of Object.entries(fields)) {
+    const fits =
+      key === 'enabled'
+        ? typeof value === 'boolean'
+        : key === 'ipOrHostname'
+          ? typeof value === 'string'
+          : key === 'activeCameraInput'
+            ? value === null || typeof value === 'string'
+            : key === 'integrationErrors' &&
+              Array.isArray(value) &&
+              value.every(
+                (error) =>
+                  isRecord(error) && Number.isInteger(error.code) && typeof error.description === 'string',
+              );
+    if (!fits) return `${key} is not a field, or not of its type`;
+  }
+  return undefined;
 }
