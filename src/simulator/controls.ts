@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEVICE_CONTROLS } from './device-controls';
 import { parseFault } from './faults';
-import { isErrorFormat, isLayoutSpelling, isSimulatorFirmware, isSimulatorModel } from './guards';
 import { BodyTooLargeError, readBody, sendJson } from './http';
 import type { SimulatorControls } from './types';
 import { isRecord } from './zones';
@@ -51,65 +50,7 @@ const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
   },
   '/_simulator/fault': {
     PUT: (simulator, body) => {
-      try {
-        simulator.setFault(parseFault(body));
-      } catch (error) {
-        throw new ControlError((error as Error).message);
-      }
-      return simulator.getState();
-    },
-  },
-  '/_simulator/model': {
-    PUT: (simulator, body) => {
-      const model = isRecord(body) ? body.model : body;
-      if (!isSimulatorModel(model)) throw new ControlError('model must be "310", "410" or "X"');
-      simulator.setModel(model);
-      return simulator.getState();
-    },
-  },
-  '/_simulator/firmware': {
-    PUT: (simulator, body) => {
-      const firmware = isRecord(body) ? body.firmware : body;
-      const spelling = isRecord(body) ? (body.layoutSpelling ?? body.spelling) : undefined;
-      if (!isSimulatorFirmware(firmware)) throw new ControlError('firmware must be "classic" or "layout"');
-      if (spelling !== undefined && !isLayoutSpelling(spelling)) {
-        throw new ControlError('layoutSpelling must be spec, type-string, zoneId, ZoneLabel or mixed');
-      }
-      simulator.setFirmware(firmware, spelling);
-      return simulator.getState();
-    },
-  },
-  '/_simulator/error-format': {
-    PUT: (simulator, body) => {
-      const format = isRecord(body) ? body.errorFormat : body;
-      if (!isErrorFormat(format)) throw new ControlError('errorFormat must be "errors" or "problem-details"');
-      simulator.setErrorFormat(format);
-      return simulator.getState();
-    },
-  },
-  '/_simulator/rate-limit': {
-    PUT: (simulator, body) => {
-      if (!isRecord(body) || typeof body.perMinute !== 'number') {
-        throw new ControlError('body must be {"perMinute": n, "status"?: 429 | 409}');
-      }
-      const status = body.status;
-      if (status !== undefined && status !== 429 && status !== 409)
-        throw new ControlError('status must be 429 or 409');
-      try {
-        simulator.setRateLimit(body.perMinute, status);
-      } catch (error) {
-        throw new ControlError((error as Error).message);
-      }
-      return simulator.getState();
-    },
-  },
-  '/_simulator/encoding': {
-    PUT: (simulator, body) => {
-      const encoding = isRecord(body) ? body.encoding : body;
-      if (encoding !== 'plain' && encoding !== 'chunked' && encoding !== 'gzip') {
-        throw new ControlError('body must be {"encoding": "plain" | "chunked" | "gzip"}');
-      }
-      simulator.setAnswerEncoding(encoding);
+      simulator.setFault(parseFault(body));
       return simulator.getState();
     },
   },

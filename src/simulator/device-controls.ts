@@ -1,10 +1,15 @@
 import type {
+  AnswerEncoding,
   CameraSwitcherFields,
   ConnectionStatus,
+  ErrorFormat,
+  LayoutSpelling,
   LedLight,
   LedName,
   NetworkFields,
   SimulatorControls,
+  SimulatorFirmware,
+  SimulatorModel,
   SimulatorProfile,
   UsbEventForm,
   VolumeScale,
@@ -25,10 +30,34 @@ function object(body: unknown): Record<string, unknown> {
 }
 
 /**
- * The device controls over HTTP, for tests and demos in another process. Each calls the simulator's method
+ * The device's settings and state over HTTP, for tests and demos in another process. Each calls the simulator's method
  * of the same job, which checks the values (a TypeError is answered 400) and announces what changed.
  */
 export const DEVICE_CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
+  '/_simulator/model': {
+    PUT: (simulator, body) => simulator.setModel(member(body, 'model') as SimulatorModel),
+  },
+  '/_simulator/firmware': {
+    PUT: (simulator, body) => {
+      const spelling = isRecord(body) ? (body.layoutSpelling ?? body.spelling) : undefined;
+      simulator.setFirmware(
+        member(body, 'firmware') as SimulatorFirmware,
+        spelling as LayoutSpelling | undefined,
+      );
+    },
+  },
+  '/_simulator/error-format': {
+    PUT: (simulator, body) => simulator.setErrorFormat(member(body, 'errorFormat') as ErrorFormat),
+  },
+  '/_simulator/rate-limit': {
+    PUT: (simulator, body) => {
+      const { perMinute, status } = object(body);
+      simulator.setRateLimit(perMinute as number, status as 429 | 409 | undefined);
+    },
+  },
+  '/_simulator/encoding': {
+    PUT: (simulator, body) => simulator.setAnswerEncoding(member(body, 'encoding') as AnswerEncoding),
+  },
   '/_simulator/firmware-version': {
     PUT: (simulator, body) => simulator.setFirmwareVersion(member(body, 'firmwareVersion') as string),
   },

@@ -7,6 +7,7 @@ import type { DeviceParts } from './parts';
 import { sessionRoutes } from './resources/session';
 import { streamRoutes } from './resources/stream-routes';
 import { pathOf, Router } from './router';
+import type { SimulatorControls } from './types';
 
 /** The device's HTTPS server: every request goes to the simulator's controls or through the router. */
 export class SimulatorServer {
@@ -20,7 +21,7 @@ export class SimulatorServer {
     readonly parts: DeviceParts,
     readonly host: string,
     tls: { key: string; cert: string },
-    controls: Parameters<typeof handleControl>[0],
+    controls: SimulatorControls,
   ) {
     const { settings, log } = parts;
     const context = settings.context;
@@ -117,7 +118,7 @@ export class SimulatorServer {
   async #handle(
     request: IncomingMessage,
     response: ServerResponse,
-    controls: Parameters<typeof handleControl>[0],
+    controls: SimulatorControls,
   ): Promise<void> {
     const path = pathOf(request.url);
     if (path === '/_simulator' || path.startsWith('/_simulator/'))
