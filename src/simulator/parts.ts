@@ -62,8 +62,6 @@ export function buildParts(options: SimulatorOptions, zones: unknown[], host: st
     enrollmentCode: settings.enrollmentCode,
     ...options,
   });
-  const audio = new AudioResource(device, options.volumeScale);
-  audio.reset();
   return {
     settings,
     accounts: new Accounts({
@@ -76,7 +74,7 @@ export function buildParts(options: SimulatorOptions, zones: unknown[], host: st
     streamLimiter: new SlidingWindowRateLimiter(options.streamConnectionsPerMinute ?? 60),
     talker,
     streams,
-    audio,
+    audio: new AudioResource(device, options.volumeScale),
     hardware,
     calibration: new Calibration(device, () => hardware.barUnplugged, options.calibrationMs),
     room,

@@ -24,7 +24,7 @@ export const DEFAULT_VOLUME_SCALE: VolumeScale = { max: 20, step: 1 };
 
 /** `/api/v1/audio` and its volume step. Audio changes are never announced on the change stream. */
 export class AudioResource {
-  #settings: AudioSettings = defaultAudio();
+  #settings: AudioSettings;
   #scale: VolumeScale;
 
   constructor(
@@ -32,6 +32,7 @@ export class AudioResource {
     scale: VolumeScale = DEFAULT_VOLUME_SCALE,
   ) {
     this.#scale = { ...scale };
+    this.#settings = startingAudio(this.#scale);
   }
 
   /** Every field, whatever the firmware (the controls' view). */
@@ -73,9 +74,7 @@ export class AudioResource {
   }
 
   reset(): void {
-    const volume = defaultAudio().speakerVolume;
-    this.#settings = defaultAudio();
-    this.#settings.speakerVolume = Math.round((Number(volume) * this.#scale.max) / DEFAULT_VOLUME_SCALE.max);
+    this.#settings = startingAudio(this.#scale);
   }
 
   async #patch(exchange: Exchange): Promise<void> {
@@ -110,4 +109,11 @@ export class AudioResource {
     this.#settings.speakerVolume = Math.min(this.#scale.max, Math.max(0, volume));
     answerWrite(exchange, 200, body);
   }
+}
+
+/** The starting values, with the volume at its starting share of the range. */
+function startingAudio(scale: VolumeScale): AudioSettings {
+  const start = defaultAudio();
+  start.speakerVolume = Math.round((Number(start.speakerVolume) * scale.max) / DEFAULT_VOLUME_SCALE.max);
+  return start;
 }
