@@ -1,3 +1,4 @@
+import { type Exchange, sendError } from './exchange';
 import type { SimulatorFirmware, SimulatorModel } from './types';
 
 /** What every resource of the simulated device needs to know about the device, and how it announces changes. */
@@ -12,9 +13,19 @@ export interface DeviceContext {
   announce(event: string, data: unknown): void;
 }
 
-/** Why a profile or layout endpoint refuses a model: only the 410 holds zones and profiles. */
-export const UNSUPPORTED_DEVICE_TYPE = 'Unsupported device type';
-
 export function holdsZones(model: SimulatorModel): boolean {
   return model === '410';
+}
+
+/** Serves a zone, layout or profile request on a 410; any other model answers 409 Unsupported device type. */
+export function onZoneModel(
+  device: DeviceContext,
+  exchange: Exchange,
+  serve: () => Promise<void> | void,
+): Promise<void> | void {
+  if (!holdsZones(device.model)) {
+    sendError(exchange, 409, ['Unsupported device type']);
+    return;
+  }
+  return serve();
 }

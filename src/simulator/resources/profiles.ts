@@ -1,13 +1,5 @@
-import { type DeviceContext, holdsZones, UNSUPPORTED_DEVICE_TYPE } from '../device';
-import {
-  answerWrite,
-  type Exchange,
-  type Routes,
-  readText,
-  sendError,
-  sendJsonAnswer,
-  sendProblem,
-} from '../exchange';
+import { type DeviceContext, onZoneModel } from '../device';
+import { answerWrite, type Exchange, type Routes, readText, sendJsonAnswer, sendProblem } from '../exchange';
 import type { SimulatorProfile } from '../types';
 import type { RoomLayout } from './room';
 
@@ -59,12 +51,14 @@ export class RoomProfiles {
         minimumRole: 'general',
         methods: {
           GET: (exchange) =>
-            this.#whenSupported(exchange, () => sendJsonAnswer(exchange, 200, { profiles: this.list() })),
+            onZoneModel(this.device, exchange, () =>
+              sendJsonAnswer(exchange, 200, { profiles: this.list() }),
+            ),
         },
       },
       '/api/v1/room/profiles/{profileId}/active': {
         minimumRole: 'general',
-        methods: { POST: (exchange) => this.#whenSupported(exchange, () => this.#activate(exchange)) },
+        methods: { POST: (exchange) => onZoneModel(this.device, exchange, () => this.#activate(exchange)) },
       },
     };
   }
@@ -82,14 +76,6 @@ export class RoomProfiles {
     this.#active = profileId;
     this.room.announce();
     return true;
-  }
-
-  #whenSupported(exchange: Exchange, serve: () => Promise<void> | void): Promise<void> | void {
-    if (!holdsZones(this.device.model)) {
-      sendError(exchange, 409, [UNSUPPORTED_DEVICE_TYPE]);
-      return;
-    }
-    return serve();
   }
 
   async #activate(exchange: Exchange): Promise<void> {

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type DeviceContext, holdsZones, UNSUPPORTED_DEVICE_TYPE } from '../device';
+import { type DeviceContext, holdsZones, onZoneModel } from '../device';
 import {
   answerWrite,
   type Exchange,
@@ -59,8 +59,8 @@ export class RoomLayout {
         minimumRole: 'general',
         methods: {
           GET: (exchange) =>
-            this.#whenModelHoldsZones(exchange, () => sendJsonAnswer(exchange, 200, this.body())),
-          PATCH: (exchange) => this.#whenModelHoldsZones(exchange, () => this.#patch(exchange)),
+            onZoneModel(this.device, exchange, () => sendJsonAnswer(exchange, 200, this.body())),
+          PATCH: (exchange) => onZoneModel(this.device, exchange, () => this.#patch(exchange)),
         },
       },
     };
@@ -108,18 +108,10 @@ export class RoomLayout {
   }
 
   #zones(exchange: Exchange): void {
-    this.#whenModelHoldsZones(exchange, () => {
+    onZoneModel(this.device, exchange, () => {
       if (this.device.firmware === 'layout') sendError(exchange, 404, ['Not found']);
       else sendJsonAnswer(exchange, 200, { zones: this.zones });
     });
-  }
-
-  #whenModelHoldsZones(exchange: Exchange, serve: () => Promise<void> | void): Promise<void> | void {
-    if (!holdsZones(this.device.model)) {
-      sendError(exchange, 409, [UNSUPPORTED_DEVICE_TYPE]);
-      return;
-    }
-    return serve();
   }
 
   async #patch(exchange: Exchange): Promise<void> {
