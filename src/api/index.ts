@@ -1,7 +1,7 @@
 export { DeviceError, type DeviceErrorCode, isDeviceError } from '../errors';
 export { DeviceClient, type DeviceClientEvents, LOGIN_PATH } from './client';
 export { deviceMessageFrom } from './errors';
-export { forgetZonesEndpoints, LAYOUT_PATH, readRoomZones, ZONES_PATH } from './room-zones';
+export { LAYOUT_PATH, readRoomZones, ZONES_PATH, type ZonesEndpointMemory } from './room-zones';
 export {
   type DeviceEvent,
   EventStream,

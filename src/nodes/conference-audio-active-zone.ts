@@ -10,8 +10,8 @@ import {
 import type { ZoneReadResult, ZoneWithGeometry } from '../zones/types';
 import { readNonNegative } from './lib/node-settings';
 import { statusText } from './lib/status';
-import type { StreamCondition } from './lib/stream-hub';
-import { streamErrorReporter } from './lib/stream-status';
+import type { StreamCondition } from '../device/stream-hub';
+import { streamErrorReporter } from '../device/stream-status';
 import { subscribeAfterDeploy } from './lib/subscribe-after-deploy';
 import { type DeviceUser, useDevice } from './shared/device';
 import { errorCode, errorLocaliser, toNodeError } from './shared/errors';
@@ -135,7 +135,7 @@ export = (RED: NodeAPI) => {
     function loadZones() {
       if (!device || zonesLoading || closed) return;
       zonesLoading = true;
-      device.readZones().then(
+      device.connection().zones.cached().then(
         (read) => {
           zonesLoading = false;
           if (!closed) applyZones(read);
@@ -171,13 +171,13 @@ export = (RED: NodeAPI) => {
       node,
       (keep) => {
         keep(
-          device.watchZones((zones) => {
+          device.connection().zones.watch((zones) => {
             if (zones) applyZones(zones);
             else loadZones();
           }),
         );
         keep(
-          device.subscribeStream('data', {
+          device.connection().subscribeStream('data', {
             onEvent: (event) => {
               if (event.event !== 'soundLocation') return;
               // Until the zones are known a reading cannot be placed; the first read is under way.

@@ -2,8 +2,8 @@ import type { NodeAPI, NodeDef, NodeMessage } from 'node-red';
 import { type LiveEventChoice, readLiveEvents, readNonNegative } from './lib/node-settings';
 import { RateWindow } from './lib/rate-window';
 import { statusText } from './lib/status';
-import { DATA_EVENT_NAMES, type StreamCondition, type StreamEvent, type StreamKind } from './lib/stream-hub';
-import { streamErrorReporter, worstCondition } from './lib/stream-status';
+import { DATA_EVENT_NAMES, type StreamCondition, type StreamEvent, type StreamKind } from '../device/stream-hub';
+import { streamErrorReporter, worstCondition } from '../device/stream-status';
 import { subscribeAfterDeploy } from './lib/subscribe-after-deploy';
 import { type DeviceUser, useDevice } from './shared/device';
 import { errorLocaliser, toNodeError } from './shared/errors';
@@ -90,7 +90,7 @@ export = (RED: NodeAPI) => {
         (keep) => {
           if (chosen.includes('soundLocation') || chosen.includes('deviceMetrics')) {
             keep(
-              device.subscribeStream('data', {
+              device.connection().subscribeStream('data', {
                 onEvent: (event) => {
                   if (!passesData(event.event)) return;
                   // Silent readings count like any other: the rate is about messages, not about talk.
@@ -102,7 +102,7 @@ export = (RED: NodeAPI) => {
             );
           }
           if (chosen.includes('changes')) {
-            keep(device.subscribeStream('changes', { onEvent: forward, onCondition: showCondition }));
+            keep(device.connection().subscribeStream('changes', { onEvent: forward, onCondition: showCondition }));
           }
         },
         (error) => node.error(toNodeError(error, localise), { topic: topicBase }),

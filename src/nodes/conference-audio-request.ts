@@ -134,7 +134,7 @@ export = (RED: NodeAPI) => {
         try {
           if (!device) throw noDeviceError();
           request = prepare(message);
-          client = device.getClient();
+          client = device.connection().client;
         } catch (error) {
           done(nodeError(error));
           return;

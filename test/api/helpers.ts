@@ -5,7 +5,6 @@ import {
   type DeviceClientOptions,
   DeviceError,
   type DeviceErrorCode,
-  forgetZonesEndpoints,
 } from '../../src/api';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
 import { createCertificate } from '../../src/simulator/certificate';
@@ -35,8 +34,6 @@ export class Harness {
 
   async start(options: SimulatorOptions = {}): Promise<DeviceSimulator> {
     await this.#simulator?.close();
-    // A new simulator may get the port of an earlier one: what the client remembered of that one goes.
-    forgetZonesEndpoints();
     this.#simulator = await startSimulator({
       tls: await certificate(),
       passwords: { general: PASSWORD, admin: 'AD1-M1N-PWD' },

@@ -1,4 +1,4 @@
-import type { DeviceError } from '../../errors';
+import type { DeviceError } from '../errors';
 
 /**
  * The config node's live streams: at most one per purpose, opened when the first node subscribes and
