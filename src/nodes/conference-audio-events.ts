@@ -1,9 +1,14 @@
 import type { NodeAPI, NodeDef, NodeMessage } from 'node-red';
+import {
+  DATA_EVENT_NAMES,
+  type StreamCondition,
+  type StreamEvent,
+  type StreamKind,
+} from '../device/stream-hub';
+import { streamErrorReporter, worstCondition } from '../device/stream-status';
 import { type LiveEventChoice, readLiveEvents, readNonNegative } from './lib/node-settings';
 import { RateWindow } from './lib/rate-window';
 import { statusText } from './lib/status';
-import { DATA_EVENT_NAMES, type StreamCondition, type StreamEvent, type StreamKind } from '../device/stream-hub';
-import { streamErrorReporter, worstCondition } from '../device/stream-status';
 import { subscribeAfterDeploy } from './lib/subscribe-after-deploy';
 import { type DeviceUser, useDevice } from './shared/device';
 import { errorLocaliser, toNodeError } from './shared/errors';
@@ -102,7 +107,11 @@ export = (RED: NodeAPI) => {
             );
           }
           if (chosen.includes('changes')) {
-            keep(device.connection().subscribeStream('changes', { onEvent: forward, onCondition: showCondition }));
+            keep(
+              device
+                .connection()
+                .subscribeStream('changes', { onEvent: forward, onCondition: showCondition }),
+            );
           }
         },
         (error) => node.error(toNodeError(error, localise), { topic: topicBase }),

@@ -1,10 +1,10 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
+import { TtlCache } from '../device/ttl-cache';
 import { isDeviceError } from '../errors';
 import { parseZoneList, withGeometry, zonesContaining } from '../zones';
 import type { ZoneWithGeometry } from '../zones/types';
 import { readPoint } from './lib/point';
 import { statusText } from './lib/status';
-import { TtlCache } from '../device/ttl-cache';
 import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
 import { errorLocaliser, invalidInput, toNodeError } from './shared/errors';
 

@@ -1,10 +1,10 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeSettings, NodeStatus } from 'node-red';
 import { MAX_TIMER_SECONDS } from '../api/settings-rules';
 import type { ConnectionState } from '../api/types';
+import { SingleFlight } from '../device/single-flight';
 import { renderZoneMap } from '../zones';
 import type { ZoneReadResult } from '../zones/types';
 import { Poller } from './lib/poller';
-import { SingleFlight } from '../device/single-flight';
 import { clockTime, statusText } from './lib/status';
 import { arrayParts, ZoneChangeTracker, zonesWithGeometry, zoneTopic } from './lib/zone-messages';
 import { type DeviceUser, noDeviceError, useDevice } from './shared/device';

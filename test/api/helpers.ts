@@ -1,11 +1,6 @@
 import { inspect } from 'node:util';
 import should from 'should';
-import {
-  DeviceClient,
-  type DeviceClientOptions,
-  DeviceError,
-  type DeviceErrorCode,
-} from '../../src/api';
+import { DeviceClient, type DeviceClientOptions, DeviceError, type DeviceErrorCode } from '../../src/api';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
 import { createCertificate } from '../../src/simulator/certificate';
 

@@ -1,11 +1,11 @@
 import should from 'should';
 import { deviceSettingsFromProperties } from '../../src/api/settings';
+import { SingleFlight } from '../../src/device/single-flight';
+import { TtlCache } from '../../src/device/ttl-cache';
 import { DeviceError } from '../../src/errors';
 import { readPoint } from '../../src/nodes/lib/point';
 import { Poller } from '../../src/nodes/lib/poller';
-import { SingleFlight } from '../../src/device/single-flight';
 import { clockTime, connectionStatus } from '../../src/nodes/lib/status';
-import { TtlCache } from '../../src/device/ttl-cache';
 import { arrayParts, ZoneChangeTracker } from '../../src/nodes/lib/zone-messages';
 import type { Zone } from '../../src/zones/types';
 
