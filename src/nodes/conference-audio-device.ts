@@ -128,9 +128,10 @@ export = (RED: NodeAPI) => {
         if (state !== 'invalid') status = statusOf(viewOf(state));
         showAll();
       });
-      known.on('pinned', (fingerprint) => {
+      known.on('pinned', (fingerprint, kept) => {
         // Not a secret: logged so the user can copy it into the config and pin it for good.
-        this.log(t('log.pinned', { fingerprint }));
+        if (kept) this.log(t('log.pinned', { fingerprint }));
+        else this.warn(t('errors.pinNotKept', { fingerprint }));
       });
       known.on('pinMismatch', (expected, seen) => {
         this.warn(t('errors.pinMismatch', { expected, seen }));
