@@ -98,6 +98,8 @@ export class DeviceZones {
         if (zones === undefined) this.changedUnseen();
         else this.#announce(zones);
       },
+      // Layouts are the large announcements: one dropped for its size may have changed the zones.
+      onDropped: () => this.changedUnseen(),
       onCondition: (condition) => {
         // Changes made while the stream was down were never announced: read the zones once it is back.
         if (condition.state !== 'streaming') {
