@@ -1,13 +1,13 @@
 import type { DeviceError } from '../errors';
 
 /**
- * The config node's live streams: at most one per purpose, opened when the first node subscribes and
- * closed when the last one goes or the config node closes, as Node-RED's mqtt-broker shares one broker
+ * A device connection's live streams: at most one per purpose, opened when the first node subscribes and
+ * closed when the last one goes or the connection closes, as Node-RED's mqtt-broker shares one broker
  * connection among its nodes. Reconnecting is the stream's own job (src/api/streams.ts); the hub only
- * shares, fans out and reads the state into what node status shows. No Node-RED import.
+ * shares, fans out and reads the state into the condition that node status shows.
  */
 
-/** What the hub needs of a stream: the client's EventStream (contract §2) has this shape. */
+/** What the hub needs of a stream: the client's EventStream has this shape. */
 export interface LiveStream {
   on(name: 'event', listener: (event: StreamEvent) => void): unknown;
   on(name: 'state', listener: (state: LiveStreamState, detail: LiveStreamStateDetail) => void): unknown;
@@ -141,20 +141,15 @@ export class StreamHub {
   readonly #closing = new Set<Promise<void>>();
   #closed = false;
 
-  /** `open` makes a stream for a path (the config node passes the client's `eventStream`). */
+  /** `open` makes a stream for a path (the connection passes its client's `eventStream`). */
   constructor(open: (path: string) => LiveStream) {
     this.#open = open;
-  }
-
-  /** Open streams (for tests and diagnostics). */
-  get openKinds(): StreamKind[] {
-    return [...this.#streams.keys()];
   }
 
   /**
    * Adds a subscriber to the stream of `kind`, opening it when it is the first; returns the function that
    * removes it again (closing the stream when it was the last). The subscriber hears the stream's current
-   * condition at once. Throws what `open` throws (an invalid config node).
+   * condition at once. Throws what `open` throws.
    */
   subscribe(kind: StreamKind, subscriber: StreamSubscriber): () => void {
     if (this.#closed) return () => {};
