@@ -1,6 +1,6 @@
 export { DeviceError, type DeviceErrorCode, isDeviceError } from '../errors';
-export { DeviceClient, type DeviceClientEvents } from './client';
-export { deviceMessageFrom } from './errors';
+export { DeviceClient } from './client';
+export { deviceMessageFrom } from './device-message';
 export {
   API_PREFIX,
   CHANGE_EVENTS,
@@ -32,6 +32,7 @@ export { normaliseFingerprint, readCertificateFingerprint } from './tls';
 export type {
   Account,
   ConnectionState,
+  DeviceClientEvents,
   DeviceClientOptions,
   DeviceRequester,
   DeviceResponse,

@@ -94,3 +94,10 @@ export const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set<HttpMethod>(['
 export const LOGIN_PATH = DEVICE_PATHS.login;
 export const ZONES_PATH = DEVICE_PATHS.zones;
 export const LAYOUT_PATH = DEVICE_PATHS.layout;
+
+/**
+ * Streams the device feeds at a steady pace whatever happens: the data stream sends deviceMetrics every
+ * 5 s even while sound location is off (device-control.md 1.13), so a silence of events there is death,
+ * however many keepalive bytes arrive.
+ */
+export const STEADY_EVENT_STREAMS: readonly string[] = [DEVICE_PATHS.data];

@@ -1,5 +1,5 @@
 import { DeviceError } from '../errors';
-import { API_PREFIX, DEVICE_PATHS } from './protocol';
+import { API_PREFIX, DEVICE_PATHS, HTTP_METHODS, type HttpMethod, LOGIN_PATH } from './protocol';
 import { baseUrlOf, portNumber, urlHost } from './settings';
 
 /** Far above any endpoint of the API, far below the header limits of web servers (a longer one never leaves). */
@@ -97,4 +97,22 @@ export function validateApiPath(path: string): string {
     }
   });
   return path;
+}
+
+/** The path of a request a caller may send, validated; the login is the client's own. Throws INVALID_INPUT. */
+export function validateRequest(method: HttpMethod, path: string): string {
+  if (!HTTP_METHODS.includes(method)) {
+    throw new DeviceError(
+      'INVALID_INPUT',
+      `Method ${String(method)} is not one of ${HTTP_METHODS.join(', ')}`,
+    );
+  }
+  const apiPath = validateApiPath(path);
+  if (apiPath.split('?')[0] === LOGIN_PATH) {
+    throw new DeviceError(
+      'INVALID_INPUT',
+      'The client logs in by itself: do not call the login endpoint directly',
+    );
+  }
+  return apiPath;
 }

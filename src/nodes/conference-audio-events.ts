@@ -1,6 +1,7 @@
 import type { NodeAPI, NodeDef, NodeMessage } from 'node-red';
+import { dataErrorEventSubject } from '../api/protocol';
 import { type LiveEventChoice, readLiveEvents, readNonNegative } from './lib/node-settings';
-import { RateWindow } from './lib/rate-window';
+import { MAX_MESSAGE_RATE, RateWindow } from './lib/rate-window';
 import { statusText } from './lib/status';
 import { DATA_EVENT_NAMES, type StreamCondition, type StreamEvent, type StreamKind } from './lib/stream-hub';
 import { streamErrorReporter, worstCondition } from './lib/stream-status';
@@ -21,7 +22,7 @@ const DEFAULT_RATE = 5;
 /** Which of the data stream's events (and their error events) a node passes on. */
 function dataEventFilter(chosen: readonly LiveEventChoice[]): (name: string) => boolean {
   const names = new Set<string>(DATA_EVENT_NAMES.filter((name) => chosen.includes(name)));
-  return (name) => names.has(name) || names.has(/^error \((.*)\)$/.exec(name)?.[1] ?? '');
+  return (name) => names.has(name) || names.has(dataErrorEventSubject(name) ?? '');
 }
 
 const TYPE = 'conference-audio-events';
@@ -36,7 +37,7 @@ export = (RED: NodeAPI) => {
     const events = readLiveEvents(def.events);
     if (!events.ok) node.warn(t('errors.events', { reason: events.reason }));
     const chosen = events.ok ? events.value : events.fallback;
-    const rate = readNonNegative(def.rate, DEFAULT_RATE, 'Rate');
+    const rate = readNonNegative(def.rate, DEFAULT_RATE, 'Rate', MAX_MESSAGE_RATE);
     if (!rate.ok) node.warn(t('errors.rate', { reason: rate.reason }));
     const limiter = new RateWindow(rate.ok ? rate.value : rate.fallback);
     const passesData = dataEventFilter(chosen);

@@ -140,11 +140,6 @@ export class StreamHub {
     this.#open = open;
   }
 
-  /** Open streams (for tests and diagnostics). */
-  get openKinds(): StreamKind[] {
-    return [...this.#streams.keys()];
-  }
-
   /**
    * Adds a subscriber to the stream of `kind`, opening it when it is the first; returns the function that
    * removes it again (closing the stream when it was the last). The subscriber hears the stream's current
