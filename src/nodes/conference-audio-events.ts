@@ -1,4 +1,5 @@
 import type { NodeAPI, NodeDef, NodeMessage } from 'node-red';
+import { dataErrorEventSubject } from '../api/protocol';
 import {
   DATA_EVENT_NAMES,
   type StreamCondition,
@@ -7,7 +8,7 @@ import {
 } from '../device/stream-hub';
 import { streamErrorReporter, worstCondition } from '../device/stream-status';
 import { type LiveEventChoice, readLiveEvents, readNonNegative } from './lib/node-settings';
-import { RateWindow } from './lib/rate-window';
+import { MAX_MESSAGE_RATE, RateWindow } from './lib/rate-window';
 import { statusText } from './lib/status';
 import { subscribeAfterDeploy } from './lib/subscribe-after-deploy';
 import { type DeviceUser, useDevice } from './shared/device';
@@ -26,7 +27,7 @@ const DEFAULT_RATE = 5;
 /** Which of the data stream's events (and their error events) a node passes on. */
 function dataEventFilter(chosen: readonly LiveEventChoice[]): (name: string) => boolean {
   const names = new Set<string>(DATA_EVENT_NAMES.filter((name) => chosen.includes(name)));
-  return (name) => names.has(name) || names.has(/^error \((.*)\)$/.exec(name)?.[1] ?? '');
+  return (name) => names.has(name) || names.has(dataErrorEventSubject(name) ?? '');
 }
 
 const TYPE = 'conference-audio-events';
@@ -41,7 +42,7 @@ export = (RED: NodeAPI) => {
     const events = readLiveEvents(def.events);
     if (!events.ok) node.warn(t('errors.events', { reason: events.reason }));
     const chosen = events.ok ? events.value : events.fallback;
-    const rate = readNonNegative(def.rate, DEFAULT_RATE, 'Rate');
+    const rate = readNonNegative(def.rate, DEFAULT_RATE, 'Rate', MAX_MESSAGE_RATE);
     if (!rate.ok) node.warn(t('errors.rate', { reason: rate.reason }));
     const limiter = new RateWindow(rate.ok ? rate.value : rate.fallback);
     const passesData = dataEventFilter(chosen);
