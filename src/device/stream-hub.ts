@@ -1,4 +1,5 @@
 import { DATA_EVENT_NAMES, STREAM_PATHS as DEVICE_STREAM_PATHS, dataErrorEventName } from '../api/protocol';
+import type { StreamWarningDetail } from '../api/streams';
 import type { DeviceError } from '../errors';
 
 /**
@@ -13,7 +14,7 @@ export interface LiveStream {
   on(name: 'event', listener: (event: StreamEvent) => void): unknown;
   on(name: 'state', listener: (state: LiveStreamState, detail: LiveStreamStateDetail) => void): unknown;
   /** An event the stream could not pass (larger than its cap) was dropped; the stream goes on. */
-  on(name: 'warning', listener: (warning: DeviceError) => void): unknown;
+  on(name: 'warning', listener: (warning: DeviceError, detail: StreamWarningDetail) => void): unknown;
   removeAllListeners(): unknown;
   start(): void;
   close(): Promise<void>;
@@ -50,8 +51,11 @@ export type StreamCondition =
 export interface StreamSubscriber {
   onEvent(event: StreamEvent): void;
   onCondition?(condition: StreamCondition, kind: StreamKind): void;
-  /** The stream dropped an event it could not pass (larger than its cap): what it said was not heard. */
-  onDropped?(warning: DeviceError, kind: StreamKind): void;
+  /**
+   * The stream dropped an event it could not pass (larger than its cap): what it said was not heard.
+   * `eventName` when the stream could read it.
+   */
+  onDropped?(warning: DeviceError, eventName: string | undefined, kind: StreamKind): void;
 }
 
 /** The device answers `error (soundLocation)` with 503 while the microphone is muted; the stream goes on. */
@@ -75,8 +79,8 @@ class SharedStream {
   ) {
     stream.on('event', (event) => this.#onEvent(event));
     stream.on('state', (state, detail) => this.#onState(state, detail));
-    stream.on('warning', (warning) => {
-      for (const subscriber of this.subscribers) subscriber.onDropped?.(warning, kind);
+    stream.on('warning', (warning, detail) => {
+      for (const subscriber of this.subscribers) subscriber.onDropped?.(warning, detail.droppedEvent, kind);
     });
   }
 

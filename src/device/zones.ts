@@ -98,8 +98,11 @@ export class DeviceZones {
         if (zones === undefined) this.changedUnseen();
         else this.#announce(zones);
       },
-      // Layouts are the large announcements: one dropped for its size may have changed the zones.
-      onDropped: () => this.changedUnseen(),
+      // Layouts are the large announcements: one dropped for its size (or whose name was lost with it) may
+      // have changed the zones.
+      onDropped: (_warning, eventName) => {
+        if (eventName === undefined || isZonesChange(eventName)) this.changedUnseen();
+      },
       onCondition: (condition) => {
         // Changes made while the stream was down were never announced: read the zones once it is back.
         if (condition.state !== 'streaming') {

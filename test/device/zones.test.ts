@@ -99,6 +99,18 @@ describe('device/zones: the zones of one device connection', () => {
     should(zoneReads()).equal(1);
   });
 
+  it('does not read the zones when the dropped announcement was about something else', async () => {
+    const heard = await watching();
+    sim.resetRecords();
+    sim.emitChange('/api/v1/audio', { padding: 'x'.repeat(100 * 1024) });
+    await delay(200);
+    // Announced after the dropped one, on the same stream: heard once the dropped one was handled.
+    sim.emitChange(ZONES_PATH, { zones: sampleZones() });
+    await until(() => heard.length === 1, 'the announcement after the dropped one');
+    await delay(300);
+    should(zoneReads()).equal(0);
+  });
+
   it('tells its watchers to read for themselves when the read after an announcement fails', async () => {
     const heard = await watching();
     sim.setFault({ kind: 'status', status: 500, path: ZONES_PATH });
