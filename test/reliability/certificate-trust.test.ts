@@ -37,6 +37,11 @@ describe('reliability: a certificate trusted on first use is kept', function () 
     }
   });
 
+  beforeEach(() => {
+    userDir = mkdtempSync(path.join(tmpdir(), 'ca-trust-'));
+    writeFileSync(path.join(userDir, 'flows.json'), '[]\n');
+  });
+
   afterEach(async () => {
     await nodeRed?.stop();
     nodeRed = undefined;
@@ -44,6 +49,23 @@ describe('reliability: a certificate trusted on first use is kept', function () 
     simulator = undefined;
     if (userDir !== undefined) rmSync(userDir, { recursive: true, force: true });
   });
+
+  /** Two certificates for the device's address; the device shows the first. */
+  async function deviceWithTwoCertificates() {
+    const [first, second] = await Promise.all([
+      createCertificate('127.0.0.1'),
+      createCertificate('127.0.0.1'),
+    ]);
+    simulator = await startSimulator({ port: 0, tls: first });
+    return { port: simulator.port, firstPrint: simulator.fingerprint256, second };
+  }
+
+  /** The device at `port` shows `certificate` from now on; returns its fingerprint. */
+  async function showCertificate(port: number, certificate: Awaited<ReturnType<typeof createCertificate>>) {
+    await simulator?.close();
+    simulator = await startSimulator({ port, tls: certificate });
+    return simulator.fingerprint256;
+  }
 
   /** With a file context store, as settings.js may have one; `{}` leaves Node-RED's memory context alone. */
   function start(
@@ -143,15 +165,7 @@ describe('reliability: a certificate trusted on first use is kept', function () 
   }
 
   it('refuses a new certificate after a full redeploy and after a restart, until the user accepts it', async () => {
-    userDir = mkdtempSync(path.join(tmpdir(), 'ca-trust-'));
-    writeFileSync(path.join(userDir, 'flows.json'), '[]\n');
-    const [first, second] = await Promise.all([
-      createCertificate('127.0.0.1'),
-      createCertificate('127.0.0.1'),
-    ]);
-    simulator = await startSimulator({ port: 0, tls: first });
-    const port = simulator.port;
-    const firstPrint = simulator.fingerprint256;
+    const { port, firstPrint, second } = await deviceWithTwoCertificates();
     nodeRed = await start();
 
     await deployFlows(nodeRed, flows(port));
@@ -163,9 +177,7 @@ describe('reliability: a certificate trusted on first use is kept', function () 
     should(learned).containDeep({ fingerprint: firstPrint, source: 'first use', mismatch: null });
 
     // Another certificate at the same address, as after a swap of devices or an attacker in between.
-    await simulator.close();
-    simulator = await startSimulator({ port, tls: second });
-    const secondPrint = simulator.fingerprint256;
+    const secondPrint = await showCertificate(port, second);
     should(secondPrint).not.equal(firstPrint);
 
     await deployFlows(nodeRed, flows(port));
@@ -179,7 +191,7 @@ describe('reliability: a certificate trusted on first use is kept', function () 
       mismatch: { expected: firstPrint, seen: secondPrint },
     });
     should(nodeRed.output()).containEql(secondPrint);
-    should(simulator.counters.logins).equal(0);
+    should(simulator?.counters.logins).equal(0);
 
     await nodeRed.stop();
     nodeRed = await start();
@@ -189,7 +201,7 @@ describe('reliability: a certificate trusted on first use is kept', function () 
       (seen) => seen.mismatch !== null,
     );
     should(afterRestart.mismatch).eql({ expected: firstPrint, seen: secondPrint });
-    should(simulator.counters.logins).equal(0);
+    should(simulator?.counters.logins).equal(0);
 
     // The user presses "Accept the new certificate": the dialog puts its fingerprint in the field.
     await deployFlows(nodeRed, flows(port, secondPrint));
@@ -210,33 +222,21 @@ describe('reliability: a certificate trusted on first use is kept', function () 
   });
 
   it('without a persistent context store, refuses a new certificate after a restart, naming both, with no login', async () => {
-    userDir = mkdtempSync(path.join(tmpdir(), 'ca-trust-'));
-    writeFileSync(path.join(userDir, 'flows.json'), '[]\n');
-    const [first, second] = await Promise.all([
-      createCertificate('127.0.0.1'),
-      createCertificate('127.0.0.1'),
-    ]);
-    simulator = await startSimulator({ port: 0, tls: first });
-    const port = simulator.port;
-    const firstPrint = simulator.fingerprint256;
+    const { port, firstPrint, second } = await deviceWithTwoCertificates();
     nodeRed = await start({});
     await deployFlows(nodeRed, flows(port));
     await trustWhere(nodeRed, 'the first certificate trusted', (seen) => seen.fingerprint === firstPrint);
     await nodeRed.stop();
 
-    simulator.close();
-    simulator = await startSimulator({ port, tls: second });
-    const secondPrint = simulator.fingerprint256;
+    const secondPrint = await showCertificate(port, second);
     nodeRed = await start({});
     const error = await lastError(nodeRed);
     should(error.code).equal('TLS');
     should(error.message).containEql(firstPrint).and.containEql(secondPrint);
-    should(simulator.counters.logins).equal(0);
+    should(simulator?.counters.logins).equal(0);
   });
 
   it('keeps a pin learned without a persistent context store in a file of the user directory that only its owner reads', async () => {
-    userDir = mkdtempSync(path.join(tmpdir(), 'ca-trust-'));
-    writeFileSync(path.join(userDir, 'flows.json'), '[]\n');
     simulator = await startSimulator({ port: 0, tls: await createCertificate('127.0.0.1') });
     nodeRed = await start({});
     await deployFlows(nodeRed, flows(simulator.port));
