@@ -1,56 +1,16 @@
 import { DeviceError } from '../errors';
 import { parseLayoutResponse, parseZonesResponse } from '../zones/index';
 import type { ZoneReadResult } from '../zones/types';
+import { LAYOUT_PATH, ZONES_PATH } from './protocol';
 import type { DeviceRequester } from './types';
 
-export const ZONES_PATH = '/api/v1/room/zones';
-export const LAYOUT_PATH = '/api/v1/room/layout';
-
 /**
- * Devices whose firmware answers 404 on the zones endpoint but reports zones in the layout, remembered
- * for the life of the process so that later reads cost one request. Keyed by the device's address where
- * the requester has one (a DeviceClient's `baseUrl`): a new client after a redeploy then spends no 404.
- * Other requesters are remembered weakly, so nothing keeps them alive.
+ * Which endpoint serves a device's zones. Firmware that answers 404 on the zones endpoint but reports zones
+ * in the layout is remembered by whoever holds this (the connection to the device), so that later reads
+ * cost one request.
  */
-class LayoutEndpointMemory {
-  readonly #addresses = new Set<string>();
-  readonly #requesters = new WeakSet<DeviceRequester>();
-
-  has(requester: DeviceRequester): boolean {
-    const address = addressOf(requester);
-    return address === undefined ? this.#requesters.has(requester) : this.#addresses.has(address);
-  }
-
-  set(requester: DeviceRequester): void {
-    const address = addressOf(requester);
-    if (address === undefined) this.#requesters.add(requester);
-    else this.#addresses.add(address);
-  }
-
-  clear(): void {
-    this.#addresses.clear();
-  }
-
-  delete(requester: DeviceRequester): void {
-    const address = addressOf(requester);
-    if (address === undefined) this.#requesters.delete(requester);
-    else this.#addresses.delete(address);
-  }
-}
-
-function addressOf(requester: DeviceRequester): string | undefined {
-  const address: unknown = (requester as { baseUrl?: unknown }).baseUrl;
-  return typeof address === 'string' && address !== '' ? address : undefined;
-}
-
-const usesLayoutEndpoint = new LayoutEndpointMemory();
-
-/**
- * Forgets every device address remembered to serve its zones only in the layout: for a device swapped
- * for another at the same address, and for tests whose simulators may reuse a port.
- */
-export function forgetZonesEndpoints(): void {
-  usesLayoutEndpoint.clear();
+export interface ZonesEndpointMemory {
+  inLayout: boolean;
 }
 
 function isCode(error: unknown, code: DeviceError['code']): error is DeviceError {
@@ -81,10 +41,13 @@ function unsupportedModel(error: DeviceError): DeviceError {
   );
 }
 
-async function readLayout(requester: DeviceRequester): Promise<ZoneReadResult> {
+async function readLayout(
+  requester: DeviceRequester,
+  endpoint: ZonesEndpointMemory,
+): Promise<ZoneReadResult> {
   const response = await requester.request('GET', LAYOUT_PATH);
   const result = parsed(parseLayoutResponse, response.body, LAYOUT_PATH);
-  usesLayoutEndpoint.set(requester);
+  endpoint.inLayout = true;
   return result;
 }
 
@@ -92,15 +55,18 @@ async function readLayout(requester: DeviceRequester): Promise<ZoneReadResult> {
  * The room's zones: `GET /api/v1/room/zones` as the spec says, or, on firmware that moved them,
  * the `zones` inside `GET /api/v1/room/layout`.
  */
-export async function readRoomZones(requester: DeviceRequester): Promise<ZoneReadResult> {
+export async function readRoomZones(
+  requester: DeviceRequester,
+  endpoint: ZonesEndpointMemory = { inLayout: false },
+): Promise<ZoneReadResult> {
   try {
-    if (usesLayoutEndpoint.has(requester)) {
+    if (endpoint.inLayout) {
       try {
-        return await readLayout(requester);
+        return await readLayout(requester, endpoint);
       } catch (error) {
         // Firmware changed back (or the device was swapped): forget and take the spec's road.
         if (!isCode(error, 'NOT_FOUND')) throw error;
-        usesLayoutEndpoint.delete(requester);
+        endpoint.inLayout = false;
       }
     }
     let response: Awaited<ReturnType<DeviceRequester['request']>>;
@@ -109,7 +75,7 @@ export async function readRoomZones(requester: DeviceRequester): Promise<ZoneRea
     } catch (error) {
       if (!isCode(error, 'NOT_FOUND')) throw error;
       try {
-        return await readLayout(requester);
+        return await readLayout(requester, endpoint);
       } catch (layoutError) {
         if (!isCode(layoutError, 'NOT_FOUND')) throw layoutError;
         throw new DeviceError(

@@ -1,5 +1,7 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
 import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from '../api/settings-rules';
+import type { StreamCondition } from '../device/stream-hub';
+import { streamErrorReporter } from '../device/stream-status';
 import {
   type ActiveZoneChange,
   ActiveZoneTracker,
@@ -10,8 +12,6 @@ import {
 import type { ZoneReadResult, ZoneWithGeometry } from '../zones/types';
 import { readNonNegative } from './lib/node-settings';
 import { statusText } from './lib/status';
-import type { StreamCondition } from './lib/stream-hub';
-import { streamErrorReporter } from './lib/stream-status';
 import { subscribeAfterDeploy } from './lib/subscribe-after-deploy';
 import { type DeviceUser, useDevice } from './shared/device';
 import { errorCode, errorLocaliser, toNodeError } from './shared/errors';
@@ -135,23 +135,26 @@ export = (RED: NodeAPI) => {
     function loadZones() {
       if (!device || zonesLoading || closed) return;
       zonesLoading = true;
-      device.readZones().then(
-        (read) => {
-          zonesLoading = false;
-          if (!closed) applyZones(read);
-        },
-        (error: unknown) => {
-          zonesLoading = false;
-          if (closed) return;
-          const code = errorCode(error);
-          // A device that keeps failing the same way is reported once, not at every reading.
-          // With a message, so that a Catch node sees it.
-          if (code !== lastZonesError) node.error(toNodeError(error, localise), { topic: topicBase });
-          lastZonesError = code;
-          zonesLoadedAt = Date.now();
-          showStatus();
-        },
-      );
+      device
+        .connection()
+        .zones.cached()
+        .then(
+          (read) => {
+            zonesLoading = false;
+            if (!closed) applyZones(read);
+          },
+          (error: unknown) => {
+            zonesLoading = false;
+            if (closed) return;
+            const code = errorCode(error);
+            // A device that keeps failing the same way is reported once, not at every reading.
+            // With a message, so that a Catch node sees it.
+            if (code !== lastZonesError) node.error(toNodeError(error, localise), { topic: topicBase });
+            lastZonesError = code;
+            zonesLoadedAt = Date.now();
+            showStatus();
+          },
+        );
     }
 
     node.on('input', (msg: NodeMessageInFlow, send: SendFn, done: (err?: Error) => void) => {
@@ -171,13 +174,13 @@ export = (RED: NodeAPI) => {
       node,
       (keep) => {
         keep(
-          device.watchZones((zones) => {
+          device.connection().zones.watch((zones) => {
             if (zones) applyZones(zones);
             else loadZones();
           }),
         );
         keep(
-          device.subscribeStream('data', {
+          device.connection().subscribeStream('data', {
             onEvent: (event) => {
               if (event.event !== 'soundLocation') return;
               // Until the zones are known a reading cannot be placed; the first read is under way.

@@ -1,12 +1,11 @@
 import type { Node, NodeAPI, NodeDef, NodeSettings, NodeStatus } from 'node-red';
-import { DeviceClient } from '../api';
 import { deviceSettingsFromProperties } from '../api/settings';
 import { MAX_TIMER_MS } from '../api/settings-rules';
 import type { ConnectionState } from '../api/types';
+import type { CertificateTrust } from '../device/certificate-trust';
+import { DeviceConnection } from '../device/connection';
+import { choosePinStorage } from '../device/pin-storage';
 import { DeviceError, isDeviceError } from '../errors';
-import { isZonesChange, zonesFromChange } from '../zones';
-import type { ZoneReadResult } from '../zones/types';
-import { type CertificateTrust, CertificateTrustStore, persistentStoreName } from './lib/certificate-trust';
 import {
   connectedWithVendorHint,
   connectionStatus,
@@ -14,17 +13,9 @@ import {
   type StatusView,
   statusMessage,
 } from './lib/status';
-import { STREAM_PATHS, StreamHub, type StreamSubscriber } from './lib/stream-hub';
-import { streamStatus } from './lib/stream-status';
-import { TtlCache } from './lib/ttl-cache';
+import { streamStatus } from './lib/stream-status-view';
 import { registerAdminEndpoints, type StoredDeviceAddress } from './shared/admin';
-import type { DeviceConnection, DeviceUser } from './shared/device';
-
-/**
- * How long the shared zones stay fresh for the active zone nodes. The change stream refreshes them at
- * once when the device announces new zones; this bounds how stale they get when it cannot.
- */
-const ZONES_MAX_AGE_MS = 30_000;
+import type { DeviceConfigNode, DeviceUser } from './shared/device';
 
 /** What this node reads from settings.js. */
 interface DeviceSettings {
@@ -51,21 +42,26 @@ interface DeviceCredentials {
   password?: string;
 }
 
-interface DeviceConfigNode extends Node<DeviceCredentials>, DeviceConnection {
+interface ConfigNode extends Node<DeviceCredentials>, DeviceConfigNode {
   deviceAddress?: StoredDeviceAddress;
   /** For the editor's device dialog: which certificate is trusted, and whether the device shows another. */
   certificateTrust?: () => CertificateTrust;
 }
 
+/**
+ * The `conference-audio-device` config node: Node-RED glue around one DeviceConnection (src/device). It
+ * registers the nodes that use the device, shows the connection's state on each of them (mqtt-broker's
+ * pattern), logs what the user must know, and closes the connection on redeploy.
+ */
 export = (RED: NodeAPI) => {
   const t = (key: string, params?: Record<string, string | number>) =>
     RED._(`conference-audio-device.${key}`, params);
   // A catalogue key, which the editor translates into its own language (lib/status.ts).
   const statusOf = (view: StatusView): NodeStatus => statusMessage('conference-audio-device', view);
+  const settingsOf = () => RED.settings as unknown as Record<string, unknown>;
 
   function streamIdleTimeoutMs(): number {
-    const configured: unknown = (RED.settings as unknown as Record<string, unknown>)
-      .conferenceAudioDeviceStreamIdleTimeout;
+    const configured = settingsOf().conferenceAudioDeviceStreamIdleTimeout;
     const seconds =
       typeof configured === 'number' && Number.isFinite(configured) && configured > 0
         ? configured
@@ -74,144 +70,86 @@ export = (RED: NodeAPI) => {
     return Math.min(Math.round(seconds * 1000), Math.floor(MAX_TIMER_MS / 10));
   }
 
-  function DeviceConfigNode(this: DeviceConfigNode, def: DeviceConfigDef) {
+  function DeviceConfigNode(this: ConfigNode, def: DeviceConfigDef) {
     RED.nodes.createNode(this, def);
     const users = new Map<string, DeviceUser>();
     let state: ConnectionState | 'invalid' = 'idle';
     let status: NodeStatus = statusOf(connectionStatus('idle'));
-    let client: DeviceClient | undefined;
-    let configError: DeviceError | undefined;
-
-    let trustSource: CertificateTrust['source'] = null;
-    let pinMismatch: CertificateTrust['mismatch'] = null;
-    let trustStore: CertificateTrustStore | undefined;
+    let connection: DeviceConnection | undefined;
+    let unusable: DeviceError | undefined;
 
     try {
       const settings = deviceSettingsFromProperties(def);
       this.deviceAddress = { host: settings.host, port: settings.port };
-      trustStore = new CertificateTrustStore(
-        this.context().global,
-        persistentStoreName((RED.settings as unknown as Record<string, unknown>).contextStorage),
-        this.id,
-        `${settings.host}:${settings.port}`,
-      );
-      const trusted = trustStore.tlsFor(settings.tls);
-      trustSource = trusted.source;
-      client = new DeviceClient({
-        ...settings,
-        tls: trusted.tls,
+      connection = new DeviceConnection({
+        owner: this.id,
+        settings,
         password: this.credentials?.password ?? '',
+        pins: choosePinStorage({
+          contextStorage: settingsOf().contextStorage,
+          userDir: settingsOf().userDir,
+          globalContext: this.context().global,
+        }),
+        streamIdleTimeoutMs: streamIdleTimeoutMs(),
       });
     } catch (error) {
-      configError = isDeviceError(error)
+      unusable = isDeviceError(error)
         ? error
         : new DeviceError('INVALID_CONFIG', 'The device settings could not be read');
       state = 'invalid';
       status = statusOf(invalidConfigStatus());
-      this.error(t('errors.invalidConfig', { message: configError.message }));
+      this.error(t('errors.invalidConfig', { message: unusable.message }));
     }
 
     const show = (user: DeviceUser) => {
       if (user.onDeviceStatus) user.onDeviceStatus(status, state);
       else user.status(status);
     };
+    const showAll = () => {
+      for (const user of users.values()) show(user);
+    };
 
-    if (client) {
-      /** The device's own vendor word, when it differs from the configured one: shown until redeployed. */
-      let learnedVendor: string | undefined;
+    if (connection) {
+      const known = connection;
+      /** "connected", with the device's own vendor word when it differs (shown until redeployed). */
       const viewOf = (next: ConnectionState, code?: string) =>
-        next === 'connected' && learnedVendor !== undefined
-          ? connectedWithVendorHint(learnedVendor)
+        next === 'connected' && known.learnedVendor !== undefined
+          ? connectedWithVendorHint(known.learnedVendor)
           : connectionStatus(next, code);
-      client.on('state', (next: ConnectionState, error?: DeviceError) => {
+      known.on('state', (next, error) => {
         state = next;
         status = statusOf(viewOf(next, error?.code));
         if (next === 'auth_failed' && error) this.warn(t('errors.authFailed', { message: error.message }));
-        for (const user of users.values()) show(user);
+        showAll();
       });
-      client.on('vendor', (word: string, configured: string) => {
-        learnedVendor = word;
+      known.on('vendor', (word, configured) => {
         // Once per deploy: the client keeps the device's word, so this happens only on the first request.
         this.warn(t('errors.vendorWord', { word, configured }));
         if (state !== 'invalid') status = statusOf(viewOf(state));
-        for (const user of users.values()) show(user);
+        showAll();
       });
-      client.on('pinned', (fingerprint: string) => {
+      known.on('pinned', (fingerprint, kept) => {
         // Not a secret: logged so the user can copy it into the config and pin it for good.
-        trustStore?.remember(fingerprint);
-        trustSource = 'first use';
-        this.log(t('log.pinned', { fingerprint }));
+        if (kept) this.log(t('log.pinned', { fingerprint }));
+        else this.warn(t('errors.pinNotKept', { fingerprint }));
       });
-      client.on('pinMismatch', (expected: string, seen: string) => {
-        const known = pinMismatch?.seen === seen;
-        pinMismatch = { expected, seen };
-        if (!known) this.warn(t('errors.pinMismatch', { expected, seen }));
+      known.on('pinMismatch', (expected, seen) => {
+        this.warn(t('errors.pinMismatch', { expected, seen }));
       });
     }
-
-    // One data stream and one change stream for every node of this device (mqtt-broker's pattern).
-    const idleTimeoutMs = streamIdleTimeoutMs();
-    const streams = new StreamHub((path) =>
-      this.getClient().eventStream(path, {
-        // The data stream carries metrics every 5 s; the change stream is silent until something changes,
-        // so silence there says little: it is reopened (and the zones read again) only after ten times as long.
-        idleTimeoutMs: path === STREAM_PATHS.changes ? idleTimeoutMs * 10 : idleTimeoutMs,
-      }),
-    );
-    const zonesCache = new TtlCache<ZoneReadResult>(() => this.getClient().readRoomZones(), ZONES_MAX_AGE_MS);
-    const zoneWatchers = new Set<(zones: ZoneReadResult | undefined) => void>();
-    let stopWatchingZones: (() => void) | undefined;
+    const trusting = connection;
+    this.certificateTrust = () =>
+      trusting?.certificateTrust ?? { fingerprint: null, source: null, mismatch: null };
 
     Object.defineProperty(this, 'connectionStatus', { get: () => status, enumerable: false });
-    this.certificateTrust = () => ({
-      fingerprint: client?.pinnedFingerprint ?? null,
-      source: trustSource,
-      mismatch: pinMismatch,
-    });
     // The host as resolved (a ${VAR} in the field names the variable, not the device).
     const host = this.deviceAddress?.host ?? (typeof def.host === 'string' ? def.host.trim() : '');
     const displayName = typeof def.name === 'string' && def.name.trim() !== '' ? def.name.trim() : host;
     Object.defineProperty(this, 'displayName', { value: displayName, enumerable: false });
-    this.subscribeStream = (kind, subscriber) => {
-      if (!client)
-        throw configError ?? new DeviceError('INVALID_CONFIG', 'The device settings could not be read');
-      return streams.subscribe(kind, subscriber);
-    };
     this.streamStatus = (condition) => statusOf(streamStatus(condition));
-    this.readZones = () => zonesCache.get();
-    /** Zones announced by the change stream, to the cache and to every watcher. */
-    const announceZones = (zones: ZoneReadResult | undefined) => {
-      if (zones) zonesCache.set(zones);
-      else zonesCache.invalidate();
-      for (const watcher of zoneWatchers) watcher(zones);
-    };
-    const followZoneChanges = (): StreamSubscriber => {
-      let streamed = false;
-      let reconnected = false;
-      return {
-        onEvent: (event) => {
-          if (isZonesChange(event.event)) announceZones(zonesFromChange(event.event, event.data));
-        },
-        onCondition: (condition) => {
-          // Changes made while the stream was down were never announced: read the zones once it is back.
-          if (condition.state !== 'streaming') {
-            reconnected = streamed;
-          } else {
-            streamed = true;
-            if (reconnected) announceZones(undefined);
-            reconnected = false;
-          }
-        },
-      };
-    };
-    this.watchZones = (listener) => {
-      stopWatchingZones ??= this.subscribeStream('changes', followZoneChanges());
-      zoneWatchers.add(listener);
-      return () => {
-        if (!zoneWatchers.delete(listener) || zoneWatchers.size > 0) return;
-        stopWatchingZones?.();
-        stopWatchingZones = undefined;
-      };
+    this.connection = () => {
+      if (connection) return connection;
+      throw unusable ?? new DeviceError('INVALID_CONFIG', 'The device settings could not be read');
     };
     this.register = (user: DeviceUser) => {
       users.set(user.id, user);
@@ -222,43 +160,29 @@ export = (RED: NodeAPI) => {
       user.status({});
       done();
     };
-    this.getClient = () => {
-      if (client) return client;
-      throw configError ?? new DeviceError('INVALID_CONFIG', 'The device settings could not be read');
-    };
 
     this.on('close', (_removed: boolean, done: () => void) => {
-      const closing = client;
-      client = undefined;
-      configError = new DeviceError('CLOSED', 'The device config node was closed (redeploy)');
-      zoneWatchers.clear();
-      stopWatchingZones = undefined;
+      const closing = connection;
+      connection = undefined;
+      unusable = new DeviceError('CLOSED', 'The device config node was closed (redeploy)');
       if (!closing) {
         done();
         return;
       }
-      closing.removeAllListeners('state');
-      closing.removeAllListeners('pinned');
-      closing.removeAllListeners('pinMismatch');
-      closing.removeAllListeners('vendor');
-      // The streams first: they hold sockets of the client's pool.
-      streams
-        .close()
-        .then(() => closing.close())
-        .then(
-          () => done(),
-          (error: unknown) => {
-            this.warn(t('errors.close', { message: isDeviceError(error) ? error.message : String(error) }));
-            done();
-          },
-        );
+      closing.close().then(
+        () => done(),
+        (error: unknown) => {
+          this.warn(t('errors.close', { message: isDeviceError(error) ? error.message : String(error) }));
+          done();
+        },
+      );
     });
   }
 
   const deviceSettings: NodeSettings<DeviceSettings> = {
     conferenceAudioDeviceStreamIdleTimeout: { value: STREAM_IDLE_TIMEOUT_SECONDS, exportable: false },
   };
-  RED.nodes.registerType<DeviceConfigNode, DeviceConfigDef, DeviceSettings, DeviceCredentials>(
+  RED.nodes.registerType<ConfigNode, DeviceConfigDef, DeviceSettings, DeviceCredentials>(
     'conference-audio-device',
     DeviceConfigNode,
     {

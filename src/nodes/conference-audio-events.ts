@@ -1,9 +1,15 @@
 import type { NodeAPI, NodeDef, NodeMessage } from 'node-red';
+import { dataErrorEventSubject } from '../api/protocol';
+import {
+  DATA_EVENT_NAMES,
+  type StreamCondition,
+  type StreamEvent,
+  type StreamKind,
+} from '../device/stream-hub';
+import { streamErrorReporter, worstCondition } from '../device/stream-status';
 import { type LiveEventChoice, readLiveEvents, readNonNegative } from './lib/node-settings';
-import { RateWindow } from './lib/rate-window';
+import { MAX_MESSAGE_RATE, RateWindow } from './lib/rate-window';
 import { statusText } from './lib/status';
-import { DATA_EVENT_NAMES, type StreamCondition, type StreamEvent, type StreamKind } from './lib/stream-hub';
-import { streamErrorReporter, worstCondition } from './lib/stream-status';
 import { subscribeAfterDeploy } from './lib/subscribe-after-deploy';
 import { type DeviceUser, useDevice } from './shared/device';
 import { errorLocaliser, toNodeError } from './shared/errors';
@@ -21,7 +27,7 @@ const DEFAULT_RATE = 5;
 /** Which of the data stream's events (and their error events) a node passes on. */
 function dataEventFilter(chosen: readonly LiveEventChoice[]): (name: string) => boolean {
   const names = new Set<string>(DATA_EVENT_NAMES.filter((name) => chosen.includes(name)));
-  return (name) => names.has(name) || names.has(/^error \((.*)\)$/.exec(name)?.[1] ?? '');
+  return (name) => names.has(name) || names.has(dataErrorEventSubject(name) ?? '');
 }
 
 const TYPE = 'conference-audio-events';
@@ -36,7 +42,7 @@ export = (RED: NodeAPI) => {
     const events = readLiveEvents(def.events);
     if (!events.ok) node.warn(t('errors.events', { reason: events.reason }));
     const chosen = events.ok ? events.value : events.fallback;
-    const rate = readNonNegative(def.rate, DEFAULT_RATE, 'Rate');
+    const rate = readNonNegative(def.rate, DEFAULT_RATE, 'Rate', MAX_MESSAGE_RATE);
     if (!rate.ok) node.warn(t('errors.rate', { reason: rate.reason }));
     const limiter = new RateWindow(rate.ok ? rate.value : rate.fallback);
     const passesData = dataEventFilter(chosen);
@@ -90,7 +96,7 @@ export = (RED: NodeAPI) => {
         (keep) => {
           if (chosen.includes('soundLocation') || chosen.includes('deviceMetrics')) {
             keep(
-              device.subscribeStream('data', {
+              device.connection().subscribeStream('data', {
                 onEvent: (event) => {
                   if (!passesData(event.event)) return;
                   // Silent readings count like any other: the rate is about messages, not about talk.
@@ -102,7 +108,11 @@ export = (RED: NodeAPI) => {
             );
           }
           if (chosen.includes('changes')) {
-            keep(device.subscribeStream('changes', { onEvent: forward, onCondition: showCondition }));
+            keep(
+              device
+                .connection()
+                .subscribeStream('changes', { onEvent: forward, onCondition: showCondition }),
+            );
           }
         },
         (error) => node.error(toNodeError(error, localise), { topic: topicBase }),

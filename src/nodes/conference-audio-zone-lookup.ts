@@ -1,10 +1,10 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
+import { TtlCache } from '../device/ttl-cache';
 import { isDeviceError } from '../errors';
 import { parseZoneList, withGeometry, zonesContaining } from '../zones';
 import type { ZoneWithGeometry } from '../zones/types';
 import { readPoint } from './lib/point';
 import { statusText } from './lib/status';
-import { TtlCache } from './lib/ttl-cache';
 import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
 import { errorLocaliser, invalidInput, toNodeError } from './shared/errors';
 
@@ -64,7 +64,7 @@ export = (RED: NodeAPI) => {
     // Geometry is derived once per read, not once per point: lookups may come several times a second.
     const cache = new TtlCache<ZoneWithGeometry[]>(async () => {
       if (!device) throw noDeviceError();
-      const read = await device.getClient().readRoomZones();
+      const read = await device.connection().zones.read();
       return read.zones.map((zone) => withGeometry(zone));
     }, maxAgeMs);
 

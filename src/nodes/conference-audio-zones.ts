@@ -1,10 +1,10 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeSettings, NodeStatus } from 'node-red';
 import { MAX_TIMER_SECONDS } from '../api/settings-rules';
 import type { ConnectionState } from '../api/types';
+import { SingleFlight } from '../device/single-flight';
 import { renderZoneMap } from '../zones';
 import type { ZoneReadResult } from '../zones/types';
 import { Poller } from './lib/poller';
-import { SingleFlight } from './lib/single-flight';
 import { clockTime, statusText } from './lib/status';
 import { arrayParts, ZoneChangeTracker, zonesWithGeometry, zoneTopic } from './lib/zone-messages';
 import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
@@ -85,7 +85,7 @@ export = (RED: NodeAPI) => {
     const device = useDevice(RED, node, def.device, statusText(TYPE, 'status.noDevice'));
     const reader = new SingleFlight<ZoneReadResult>(async () => {
       if (!device) throw noDeviceError();
-      return device.getClient().readRoomZones();
+      return device.connection().zones.read();
     });
 
     /** The messages for one read; `base` is the input message (kept) or a fresh one. */
@@ -217,7 +217,7 @@ export = (RED: NodeAPI) => {
     let stopFollowing: (() => void) | undefined;
     if (device && mode === 'changes') {
       try {
-        stopFollowing = device.watchZones((zones) => {
+        stopFollowing = device.connection().zones.watch((zones) => {
           if (closed) return;
           announced++;
           if (zones === undefined) {

@@ -1,12 +1,6 @@
 import { inspect } from 'node:util';
 import should from 'should';
-import {
-  DeviceClient,
-  type DeviceClientOptions,
-  DeviceError,
-  type DeviceErrorCode,
-  forgetZonesEndpoints,
-} from '../../src/api';
+import { DeviceClient, type DeviceClientOptions, DeviceError, type DeviceErrorCode } from '../../src/api';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
 import { createCertificate } from '../../src/simulator/certificate';
 
@@ -35,8 +29,6 @@ export class Harness {
 
   async start(options: SimulatorOptions = {}): Promise<DeviceSimulator> {
     await this.#simulator?.close();
-    // A new simulator may get the port of an earlier one: what the client remembered of that one goes.
-    forgetZonesEndpoints();
     this.#simulator = await startSimulator({
       tls: await certificate(),
       passwords: { general: PASSWORD, admin: 'AD1-M1N-PWD' },

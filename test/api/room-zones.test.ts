@@ -1,5 +1,5 @@
 import should from 'should';
-import { forgetZonesEndpoints, readRoomZones } from '../../src/api';
+import { readRoomZones, type ZonesEndpointMemory } from '../../src/api';
 import { sampleZones } from '../../src/simulator';
 import type { Zone } from '../../src/zones/types';
 import { useHarness } from './helpers';
@@ -93,52 +93,41 @@ describe('api/room-zones: newer firmware (zones inside the layout)', () => {
     });
   }
 
-  it('remembers that the layout works: a later read costs one request', async () => {
+  it('remembers in the memory it is given that the layout works: a later read costs one request', async () => {
     const client = harness.client();
-    await client.readRoomZones();
+    const endpoint: ZonesEndpointMemory = { inLayout: false };
+    await readRoomZones(client, endpoint);
     harness.simulator.resetRecords();
-    const result = await client.readRoomZones();
+    const result = await readRoomZones(client, endpoint);
     should(result.source).equal('layout');
     should(harness.simulator.requests.map((request) => request.path)).eql(['/api/v1/room/layout']);
   });
 
-  it('goes back to the zones endpoint when the layout disappears', async () => {
+  it('without a memory, asks the zones endpoint first at every read', async () => {
     const client = harness.client();
     await client.readRoomZones();
+    harness.simulator.resetRecords();
+    await client.readRoomZones();
+    should(harness.simulator.requests.map((request) => request.path)).eql([
+      '/api/v1/room/zones',
+      '/api/v1/room/layout',
+    ]);
+  });
+
+  it('goes back to the zones endpoint when the layout disappears, and forgets the layout', async () => {
+    const client = harness.client();
+    const endpoint: ZonesEndpointMemory = { inLayout: false };
+    await readRoomZones(client, endpoint);
     harness.simulator.setFirmware('classic');
     harness.simulator.setFault({ kind: 'status', status: 404, path: '/api/v1/room/layout' });
-    const result = await client.readRoomZones();
+    const result = await readRoomZones(client, endpoint);
     should(result.source).equal('zones');
+    should(endpoint.inLayout).be.false();
   });
 
   it('reports NOT_FOUND when neither endpoint exists', async () => {
     harness.simulator.setFault({ kind: 'status', status: 404, path: '/api/v1/room/layout' });
     const error = await harness.failure(harness.client().readRoomZones(), 'NOT_FOUND');
     should(error.message).match(/neither \/api\/v1\/room\/zones nor \/api\/v1\/room\/layout/);
-  });
-});
-
-describe('api/room-zones: the zones endpoint remembered per device address', () => {
-  const harness = useHarness({ firmware: 'layout' });
-
-  it('lets a new client for the same address go to the layout at once, without a 404', async () => {
-    const first = harness.client();
-    await first.readRoomZones();
-    await first.close();
-    harness.simulator.resetRecords();
-    const result = await harness.client().readRoomZones();
-    should(result.source).equal('layout');
-    should(harness.simulator.requests.map((request) => `${request.path} ${request.status}`)).eql([
-      '/api/v1/auth/login 200',
-      '/api/v1/room/layout 200',
-    ]);
-  });
-
-  it('forgets the address on request, and asks the zones endpoint first again', async () => {
-    await harness.client().readRoomZones();
-    forgetZonesEndpoints();
-    harness.simulator.resetRecords();
-    await harness.client().readRoomZones();
-    should(harness.simulator.requests.map((request) => request.path)).containEql('/api/v1/room/zones');
   });
 });

@@ -4,6 +4,7 @@ import { type DeviceSimulator, startSimulator } from '../../src/simulator';
 import { ENV_PORT, envReference } from '../support/settings-table';
 import { shownStatusText } from '../support/status-text';
 import {
+  activeZoneNodeDef,
   allLogText,
   catchModule,
   counter,
@@ -204,5 +205,33 @@ describe('device config node (conference-audio-device)', () => {
     helper.getNode('n-a').receive({});
     await until(() => out.count === 1, 'the answer after redeploy');
     should(sim.counters.logins).equal(2);
+  });
+
+  it('reads the zones for its nodes a few times, not once per event, in a flood of unreadable layout events', async () => {
+    await helper.load(
+      nodeModules(),
+      [
+        tab,
+        deviceConfig(sim),
+        zonesNodeDef('n-zones', 'out', { output: 'changes', onStart: true }),
+        activeZoneNodeDef('n-active', 'out'),
+        outNode,
+      ],
+      { device: { password: PASSWORD } },
+    );
+    const out = counter(helper.getNode('out'));
+    await until(() => out.count >= 1 && sim.openStreams === 2, 'the first read and both streams');
+    sim.resetRecords();
+    const zoneReads = () =>
+      sim.requests.filter((request) => ['/api/v1/room/zones', '/api/v1/room/layout'].includes(request.path))
+        .length;
+    // 2,000 a second for 3 s, as a hostile device sent them, then a quiet second and a half.
+    const flood = setInterval(() => {
+      for (let index = 0; index < 100; index++) sim.emitChange('/api/v1/room/layout', 'not a layout');
+    }, 50);
+    await new Promise((resolve) => setTimeout(resolve, 3000)).finally(() => clearInterval(flood));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Reads after events are a second apart at least: one per second of flood and one after it.
+    should(zoneReads()).be.within(1, 6);
   });
 });

@@ -1,8 +1,9 @@
 import should from 'should';
+import { streamErrorReporter, worstCondition } from '../../src/device/stream-status';
 import { DeviceError } from '../../src/errors';
 import { readLiveEvents, readNonNegative } from '../../src/nodes/lib/node-settings';
 import { RateWindow } from '../../src/nodes/lib/rate-window';
-import { streamErrorReporter, streamStatus, worstCondition } from '../../src/nodes/lib/stream-status';
+import { streamStatus } from '../../src/nodes/lib/stream-status-view';
 
 describe('nodes/lib: live nodes', () => {
   describe('RateWindow', () => {

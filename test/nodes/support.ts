@@ -3,7 +3,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NodeAPI } from 'node-red';
-import { forgetZonesEndpoints } from '../../src/api';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
 import { nodeSourceFile, nodeTypes } from '../support/node-types';
 import { shownStatusText } from '../support/status-text';
@@ -303,8 +302,6 @@ export function allLogText(): string {
 export function useSimulator(options: SimulatorOptions, started: (simulator: DeviceSimulator) => void): void {
   let running: DeviceSimulator | undefined;
   beforeEach(async () => {
-    // A new simulator may get the port of an earlier one: what the client remembered of that one goes.
-    forgetZonesEndpoints();
     running = await startSimulator({ port: 0, ...options });
     started(running);
   });

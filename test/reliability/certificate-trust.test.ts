@@ -5,10 +5,11 @@
  * full redeploy and a restart of Node-RED, until the user accepts the new certificate in the dialog.
  * A real Node-RED process with the built package: `npm test` builds before it runs the tests.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import should from 'should';
+import { PIN_FILE_NAME } from '../../src/device/pin-storage';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
 import { createCertificate } from '../../src/simulator/certificate';
 import { deployFlows } from '../e2e/node-red';
@@ -36,6 +37,11 @@ describe('reliability: a certificate trusted on first use is kept', function () 
     }
   });
 
+  beforeEach(() => {
+    userDir = mkdtempSync(path.join(tmpdir(), 'ca-trust-'));
+    writeFileSync(path.join(userDir, 'flows.json'), '[]\n');
+  });
+
   afterEach(async () => {
     await nodeRed?.stop();
     nodeRed = undefined;
@@ -44,14 +50,33 @@ describe('reliability: a certificate trusted on first use is kept', function () 
     if (userDir !== undefined) rmSync(userDir, { recursive: true, force: true });
   });
 
-  function start(): Promise<NodeRedProcess> {
+  /** Two certificates for the device's address; the device shows the first. */
+  async function deviceWithTwoCertificates() {
+    const [first, second] = await Promise.all([
+      createCertificate('127.0.0.1'),
+      createCertificate('127.0.0.1'),
+    ]);
+    simulator = await startSimulator({ port: 0, tls: first });
+    return { port: simulator.port, firstPrint: simulator.fingerprint256, second };
+  }
+
+  /** The device at `port` shows `certificate` from now on; returns its fingerprint. */
+  async function showCertificate(port: number, certificate: Awaited<ReturnType<typeof createCertificate>>) {
+    await simulator?.close();
+    simulator = await startSimulator({ port, tls: certificate });
+    return simulator.fingerprint256;
+  }
+
+  /** With a file context store, as settings.js may have one; `{}` leaves Node-RED's memory context alone. */
+  function start(
+    contextStorage: Record<string, unknown> | undefined = {
+      contextStorage: { default: { module: 'memory' }, file: { module: 'localfilesystem' } },
+    },
+  ): Promise<NodeRedProcess> {
     return launchNodeRed({
       redJs: require.resolve('node-red/red.js'),
       userDir,
-      settings: {
-        nodesDir: [projectRoot],
-        contextStorage: { default: { module: 'memory' }, file: { module: 'localfilesystem' } },
-      },
+      settings: { nodesDir: [projectRoot], ...contextStorage },
     });
   }
 
@@ -80,7 +105,43 @@ describe('reliability: a certificate trusted on first use is kept', function () 
         topic: 'room',
         wires: [[]],
       },
+      // The reader's last error, for the test to read: GET /last-error.
+      { id: 'on-error', type: 'catch', z: 'f1', scope: ['reader'], uncaught: false, wires: [['keep-error']] },
+      {
+        id: 'keep-error',
+        type: 'function',
+        z: 'f1',
+        func: "flow.set('lastError', { code: msg.error.code, message: msg.error.message }); return null;",
+        outputs: 1,
+        wires: [[]],
+      },
+      {
+        id: 'ask-error',
+        type: 'http in',
+        z: 'f1',
+        url: '/last-error',
+        method: 'get',
+        wires: [['answer-error']],
+      },
+      {
+        id: 'answer-error',
+        type: 'function',
+        z: 'f1',
+        func: "msg.payload = flow.get('lastError') || null; return msg;",
+        outputs: 1,
+        wires: [['respond-error']],
+      },
+      { id: 'respond-error', type: 'http response', z: 'f1', statusCode: '', headers: {}, wires: [] },
     ];
+  }
+
+  function lastError(running: NodeRedProcess): Promise<{ code: string; message: string }> {
+    return probeUntil('an error from the zones reader', async () => {
+      const answer = await running.request('/last-error');
+      return answer.ok
+        ? (((await answer.json()) as { code: string; message: string } | null) ?? undefined)
+        : undefined;
+    });
   }
 
   async function trust(running: NodeRedProcess): Promise<Trust> {
@@ -104,15 +165,7 @@ describe('reliability: a certificate trusted on first use is kept', function () 
   }
 
   it('refuses a new certificate after a full redeploy and after a restart, until the user accepts it', async () => {
-    userDir = mkdtempSync(path.join(tmpdir(), 'ca-trust-'));
-    writeFileSync(path.join(userDir, 'flows.json'), '[]\n');
-    const [first, second] = await Promise.all([
-      createCertificate('127.0.0.1'),
-      createCertificate('127.0.0.1'),
-    ]);
-    simulator = await startSimulator({ port: 0, tls: first });
-    const port = simulator.port;
-    const firstPrint = simulator.fingerprint256;
+    const { port, firstPrint, second } = await deviceWithTwoCertificates();
     nodeRed = await start();
 
     await deployFlows(nodeRed, flows(port));
@@ -124,9 +177,7 @@ describe('reliability: a certificate trusted on first use is kept', function () 
     should(learned).containDeep({ fingerprint: firstPrint, source: 'first use', mismatch: null });
 
     // Another certificate at the same address, as after a swap of devices or an attacker in between.
-    await simulator.close();
-    simulator = await startSimulator({ port, tls: second });
-    const secondPrint = simulator.fingerprint256;
+    const secondPrint = await showCertificate(port, second);
     should(secondPrint).not.equal(firstPrint);
 
     await deployFlows(nodeRed, flows(port));
@@ -140,7 +191,7 @@ describe('reliability: a certificate trusted on first use is kept', function () 
       mismatch: { expected: firstPrint, seen: secondPrint },
     });
     should(nodeRed.output()).containEql(secondPrint);
-    should(simulator.counters.logins).equal(0);
+    should(simulator?.counters.logins).equal(0);
 
     await nodeRed.stop();
     nodeRed = await start();
@@ -150,7 +201,7 @@ describe('reliability: a certificate trusted on first use is kept', function () 
       (seen) => seen.mismatch !== null,
     );
     should(afterRestart.mismatch).eql({ expected: firstPrint, seen: secondPrint });
-    should(simulator.counters.logins).equal(0);
+    should(simulator?.counters.logins).equal(0);
 
     // The user presses "Accept the new certificate": the dialog puts its fingerprint in the field.
     await deployFlows(nodeRed, flows(port, secondPrint));
@@ -168,5 +219,30 @@ describe('reliability: a certificate trusted on first use is kept', function () 
       (seen) => seen.fingerprint !== null,
     );
     should(kept).containDeep({ fingerprint: secondPrint, source: 'first use', mismatch: null });
+  });
+
+  it('without a persistent context store, refuses a new certificate after a restart, naming both, with no login', async () => {
+    const { port, firstPrint, second } = await deviceWithTwoCertificates();
+    nodeRed = await start({});
+    await deployFlows(nodeRed, flows(port));
+    await trustWhere(nodeRed, 'the first certificate trusted', (seen) => seen.fingerprint === firstPrint);
+    await nodeRed.stop();
+
+    const secondPrint = await showCertificate(port, second);
+    nodeRed = await start({});
+    const error = await lastError(nodeRed);
+    should(error.code).equal('TLS');
+    should(error.message).containEql(firstPrint).and.containEql(secondPrint);
+    should(simulator?.counters.logins).equal(0);
+  });
+
+  it('keeps a pin learned without a persistent context store in a file of the user directory that only its owner reads', async () => {
+    simulator = await startSimulator({ port: 0, tls: await createCertificate('127.0.0.1') });
+    nodeRed = await start({});
+    await deployFlows(nodeRed, flows(simulator.port));
+    await trustWhere(nodeRed, 'a certificate trusted', (seen) => seen.fingerprint !== null);
+    const pinFile = path.join(userDir, PIN_FILE_NAME);
+    should(statSync(pinFile).mode & 0o777).equal(0o600);
+    should(readFileSync(pinFile, 'utf8')).containEql(simulator.fingerprint256);
   });
 });

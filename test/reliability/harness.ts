@@ -34,7 +34,6 @@
 
 import type { EventEmitter } from 'node:events';
 import { inspect } from 'node:util';
-import { forgetZonesEndpoints } from '../../src/api';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
 import { helper, requireFromRuntime, useSimulator } from '../nodes/support';
 
@@ -402,8 +401,6 @@ export function useReliabilityHarness(options: SimulatorOptions = {}): Reliabili
       return { [deviceId]: { password } };
     },
     async startSimulator(extraOptions = {}) {
-      // A new simulator may get the port of an earlier one: what the client remembered of that one goes.
-      forgetZonesEndpoints();
       const started = await startSimulator({
         port: 0,
         ...extraOptions,

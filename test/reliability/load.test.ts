@@ -76,8 +76,8 @@ function weakRefsOfDeploy(deploy: number): Array<{ what: string; ref: WeakRef<ob
     what: `node ${id} of deploy ${deploy}`,
     ref: new WeakRef<object>(helper.getNode(id)),
   }));
-  const device = helper.getNode('device') as TestNode & { getClient(): object };
-  refs.push({ what: `the device client of deploy ${deploy}`, ref: new WeakRef(device.getClient()) });
+  const device = helper.getNode('device') as TestNode & { connection(): { client: object } };
+  refs.push({ what: `the device client of deploy ${deploy}`, ref: new WeakRef(device.connection().client) });
   return refs;
 }
 

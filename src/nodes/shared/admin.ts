@@ -204,7 +204,7 @@ async function zoneMap(RED: NodeAPI, raw: unknown) {
           'The device config node is not deployed yet: deploy it first',
         );
       }
-      read = await device.getClient().readRoomZones();
+      read = await device.connection().zones.read();
     }
     return {
       ok: true as const,

@@ -1,9 +1,8 @@
 import type { Node, NodeAPI, NodeStatus } from 'node-red';
-import type { DeviceClient } from '../../api';
 import type { ConnectionState } from '../../api/types';
+import type { DeviceConnection } from '../../device/connection';
+import type { StreamCondition } from '../../device/stream-hub';
 import { DeviceError } from '../../errors';
-import type { ZoneReadResult } from '../../zones/types';
-import type { StreamCondition, StreamKind, StreamSubscriber } from '../lib/stream-hub';
 
 /** A node that uses a `conference-audio-device` config node. */
 export interface DeviceUser extends Node {
@@ -15,41 +14,32 @@ export interface DeviceUser extends Node {
 }
 
 /** The `conference-audio-device` config node as its users see it. */
-export interface DeviceConnection {
+export interface DeviceConfigNode {
   register(user: DeviceUser): void;
   deregister(user: DeviceUser, done: () => void): void;
-  /** The shared client; throws the DeviceError INVALID_CONFIG when the config node's settings are invalid. */
-  getClient(): DeviceClient;
+  /**
+   * The connection to the device: its client, live streams and zones. Throws the DeviceError INVALID_CONFIG
+   * when the config node's settings are invalid, and CLOSED once it was closed (a redeploy).
+   */
+  connection(): DeviceConnection;
   /** The status that currently describes the connection (its text a catalogue key: lib/status.ts). */
   readonly connectionStatus: NodeStatus;
   /** The config node's name, or its host when it has none: the default topic of live events. */
   readonly displayName: string;
-  /**
-   * Joins the shared live stream of `kind`, opening it for the first subscriber; returns the function that
-   * leaves it (the last one out closes it). Throws the DeviceError INVALID_CONFIG like `getClient`.
-   */
-  subscribeStream(kind: StreamKind, subscriber: StreamSubscriber): () => void;
   /** A stream condition as node status, in the user's language. */
   streamStatus(condition: StreamCondition): NodeStatus;
-  /** The room's zones (with camera inputs where the layout maps them), through the config node's cache. */
-  readZones(): Promise<ZoneReadResult>;
-  /**
-   * Calls `listener` when the change stream announces new zones, with them when the announcement carried
-   * a readable list (undefined: read them). Opens the change stream; returns the function that stops.
-   */
-  watchZones(listener: (zones: ZoneReadResult | undefined) => void): () => void;
 }
 
-export function isDeviceConnection(value: unknown): value is DeviceConnection {
+export function isDeviceConfigNode(value: unknown): value is DeviceConfigNode {
   if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as Partial<DeviceConnection>;
-  return typeof candidate.register === 'function' && typeof candidate.getClient === 'function';
+  const candidate = value as Partial<DeviceConfigNode>;
+  return typeof candidate.register === 'function' && typeof candidate.connection === 'function';
 }
 
-export function findDevice(RED: NodeAPI, id: unknown): DeviceConnection | undefined {
+export function findDevice(RED: NodeAPI, id: unknown): DeviceConfigNode | undefined {
   if (typeof id !== 'string' || id === '') return undefined;
   const node: unknown = RED.nodes.getNode(id);
-  return isDeviceConnection(node) ? node : undefined;
+  return isDeviceConfigNode(node) ? node : undefined;
 }
 
 export function noDeviceError(): DeviceError {
@@ -68,7 +58,7 @@ export function useDevice(
   user: DeviceUser,
   deviceId: unknown,
   noDeviceStatusText: string,
-): DeviceConnection | undefined {
+): DeviceConfigNode | undefined {
   const device = findDevice(RED, deviceId);
   if (device === undefined) {
     user.status({ fill: 'red', shape: 'ring', text: noDeviceStatusText });

@@ -1,16 +1,20 @@
-import type { DeviceError } from '../../errors';
+import { DATA_EVENT_NAMES, STREAM_PATHS as DEVICE_STREAM_PATHS, dataErrorEventName } from '../api/protocol';
+import type { StreamWarningDetail } from '../api/streams';
+import type { DeviceError } from '../errors';
 
 /**
- * The config node's live streams: at most one per purpose, opened when the first node subscribes and
- * closed when the last one goes or the config node closes, as Node-RED's mqtt-broker shares one broker
+ * A device connection's live streams: at most one per purpose, opened when the first node subscribes and
+ * closed when the last one goes or the connection closes, as Node-RED's mqtt-broker shares one broker
  * connection among its nodes. Reconnecting is the stream's own job (src/api/streams.ts); the hub only
- * shares, fans out and reads the state into what node status shows. No Node-RED import.
+ * shares, fans out and reads the state into the condition that node status shows.
  */
 
-/** What the hub needs of a stream: the client's EventStream (contract §2) has this shape. */
+/** What the hub needs of a stream: the client's EventStream has this shape. */
 export interface LiveStream {
   on(name: 'event', listener: (event: StreamEvent) => void): unknown;
   on(name: 'state', listener: (state: LiveStreamState, detail: LiveStreamStateDetail) => void): unknown;
+  /** An event the stream could not pass (larger than its cap) was dropped; the stream goes on. */
+  on(name: 'warning', listener: (warning: DeviceError, detail: StreamWarningDetail) => void): unknown;
   removeAllListeners(): unknown;
   start(): void;
   close(): Promise<void>;
@@ -32,13 +36,9 @@ export interface LiveStreamStateDetail {
 /** The data stream (talker position, metrics) and the change stream (device changes). */
 export type StreamKind = 'data' | 'changes';
 
-export const STREAM_PATHS: Readonly<Record<StreamKind, string>> = {
-  data: '/api/v1/data?events=soundLocation,deviceMetrics',
-  changes: '/api/v1/events',
-};
+export const STREAM_PATHS: Readonly<Record<StreamKind, string>> = DEVICE_STREAM_PATHS;
 
-/** The names the data stream is asked for; its error events are named after them. */
-export const DATA_EVENT_NAMES = ['soundLocation', 'deviceMetrics'] as const;
+export { DATA_EVENT_NAMES };
 
 /** What a subscriber's status shows for one stream. */
 export type StreamCondition =
@@ -51,10 +51,15 @@ export type StreamCondition =
 export interface StreamSubscriber {
   onEvent(event: StreamEvent): void;
   onCondition?(condition: StreamCondition, kind: StreamKind): void;
+  /**
+   * The stream dropped an event it could not pass (larger than its cap): what it said was not heard.
+   * `eventName` when the stream could read it.
+   */
+  onDropped?(warning: DeviceError, eventName: string | undefined, kind: StreamKind): void;
 }
 
 /** The device answers `error (soundLocation)` with 503 while the microphone is muted; the stream goes on. */
-const MUTED_EVENT = 'error (soundLocation)';
+const MUTED_EVENT = dataErrorEventName('soundLocation');
 
 function isMutedEvent(event: StreamEvent): boolean {
   if (event.event !== MUTED_EVENT) return false;
@@ -74,6 +79,9 @@ class SharedStream {
   ) {
     stream.on('event', (event) => this.#onEvent(event));
     stream.on('state', (state, detail) => this.#onState(state, detail));
+    stream.on('warning', (warning, detail) => {
+      for (const subscriber of this.subscribers) subscriber.onDropped?.(warning, detail.droppedEvent, kind);
+    });
   }
 
   get condition(): StreamCondition {
@@ -134,20 +142,15 @@ export class StreamHub {
   readonly #closing = new Set<Promise<void>>();
   #closed = false;
 
-  /** `open` makes a stream for a path (the config node passes the client's `eventStream`). */
+  /** `open` makes a stream for a path (the connection passes its client's `eventStream`). */
   constructor(open: (path: string) => LiveStream) {
     this.#open = open;
-  }
-
-  /** Open streams (for tests and diagnostics). */
-  get openKinds(): StreamKind[] {
-    return [...this.#streams.keys()];
   }
 
   /**
    * Adds a subscriber to the stream of `kind`, opening it when it is the first; returns the function that
    * removes it again (closing the stream when it was the last). The subscriber hears the stream's current
-   * condition at once. Throws what `open` throws (an invalid config node).
+   * condition at once. Throws what `open` throws.
    */
   subscribe(kind: StreamKind, subscriber: StreamSubscriber): () => void {
     if (this.#closed) return () => {};

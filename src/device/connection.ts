@@ -1,0 +1,116 @@
+import { EventEmitter } from 'node:events';
+import { DeviceClient } from '../api/client';
+import type { DeviceSettings } from '../api/settings';
+import type { ConnectionState } from '../api/types';
+import type { DeviceError } from '../errors';
+import { type CertificateTrust, CertificateTrustStore, type PinStorage } from './certificate-trust';
+import { STREAM_PATHS, StreamHub, type StreamKind, type StreamSubscriber } from './stream-hub';
+import { DeviceZones } from './zones';
+
+export interface DeviceConnectionOptions {
+  /** Whose connection this is (a config node's id): the key of its first-use pin. */
+  owner: string;
+  settings: DeviceSettings;
+  password: string;
+  /** Where a certificate trusted on first use is kept, so that a redeploy or a restart still knows it. */
+  pins: PinStorage;
+  /** Silence after which the data stream counts as dead; the change stream waits ten times as long. */
+  streamIdleTimeoutMs: number;
+}
+
+export interface DeviceConnectionEvents {
+  /** The connection state changed; the error that caused it, when one did. */
+  state: [state: ConnectionState, error?: DeviceError];
+  /** The device uses another vendor word than the configured one; the connection uses the device's now. */
+  vendor: [word: string, configured: string];
+  /** Trust on first use pinned this certificate; `kept` is false when the pin storage could not keep it. */
+  pinned: [fingerprint: string, kept: boolean];
+  /** The device shows another certificate than the pinned one (once per certificate seen). */
+  pinMismatch: [expected: string, seen: string];
+}
+
+/**
+ * The connection to one device, without Node-RED: the client, the certificate it trusts, the live streams
+ * shared by every user, and the per-device caches (the zones; issue 19 adds the device state beside them).
+ * A `conference-audio-device` config node holds one per deploy. Throws INVALID_CONFIG for unusable settings.
+ */
+export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
+  readonly client: DeviceClient;
+  /** The room's zones: read, cached and followed for every node of this device. */
+  readonly zones: DeviceZones;
+  readonly #streams: StreamHub;
+  readonly #trustStore: CertificateTrustStore;
+  #trustSource: CertificateTrust['source'];
+  #pinMismatch: CertificateTrust['mismatch'] = null;
+  #learnedVendor: string | undefined;
+
+  constructor(options: DeviceConnectionOptions) {
+    super();
+    const { settings } = options;
+    this.#trustStore = new CertificateTrustStore(
+      options.pins,
+      options.owner,
+      `${settings.host}:${settings.port}`,
+    );
+    const trusted = this.#trustStore.tlsFor(settings.tls);
+    this.#trustSource = trusted.source;
+    this.client = new DeviceClient({ ...settings, tls: trusted.tls, password: options.password });
+    this.client.on('state', (state, error) => this.emit('state', state, error));
+    this.client.on('vendor', (word, configured) => {
+      this.#learnedVendor = word;
+      this.emit('vendor', word, configured);
+    });
+    this.client.on('pinned', (fingerprint) => {
+      // Kept at once: the login on this connection follows, and a restart must still refuse another certificate.
+      const kept = this.#trustStore.remember(fingerprint);
+      this.#trustSource = 'first use';
+      this.emit('pinned', fingerprint, kept);
+    });
+    this.client.on('pinMismatch', (expected, seen) => {
+      const known = this.#pinMismatch?.seen === seen;
+      this.#pinMismatch = { expected, seen };
+      if (!known) this.emit('pinMismatch', expected, seen);
+    });
+    const idleTimeoutMs = options.streamIdleTimeoutMs;
+    this.#streams = new StreamHub((path) =>
+      this.client.eventStream(path, {
+        // The data stream carries metrics every 5 s; the change stream is silent until something changes,
+        // so silence there says little: it is reopened (and the zones read again) only after ten times as long.
+        idleTimeoutMs: path === STREAM_PATHS.changes ? idleTimeoutMs * 10 : idleTimeoutMs,
+      }),
+    );
+    this.zones = new DeviceZones(this.client, (subscriber) => this.subscribeStream('changes', subscriber));
+  }
+
+  /** Which certificate is trusted, and whether the device shows another (never a secret). */
+  get certificateTrust(): CertificateTrust {
+    return {
+      fingerprint: this.client.pinnedFingerprint ?? null,
+      source: this.#trustSource,
+      mismatch: this.#pinMismatch,
+    };
+  }
+
+  /** The device's own vendor word, when it named one other than the configured one. */
+  get learnedVendor(): string | undefined {
+    return this.#learnedVendor;
+  }
+
+  /**
+   * Joins the shared live stream of `kind`, opening it for the first subscriber; returns the function that
+   * leaves it (the last one out closes it).
+   */
+  subscribeStream(kind: StreamKind, subscriber: StreamSubscriber): () => void {
+    return this.#streams.subscribe(kind, subscriber);
+  }
+
+  /** Closes the streams, then the client. Resolves when every socket and timer is free. */
+  async close(): Promise<void> {
+    this.removeAllListeners();
+    this.zones.close();
+    this.client.removeAllListeners();
+    // The streams first: they hold sockets of the client's pool.
+    await this.#streams.close();
+    await this.client.close();
+  }
+}

@@ -1,0 +1,121 @@
+import should from 'should';
+import { deviceSettingsFromProperties } from '../../src/api/settings';
+import { DeviceConnection } from '../../src/device/connection';
+import { FilePinStorage } from '../../src/device/pin-storage';
+import { type DeviceSimulator, sampleZones, startSimulator } from '../../src/simulator';
+import type { ZoneReadResult } from '../../src/zones/types';
+import { until } from '../support/wait';
+
+const PASSWORD = 'Zones-Test-Pw-1';
+const LAYOUT_PATH = '/api/v1/room/layout';
+const ZONES_PATH = '/api/v1/room/zones';
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+describe('device/zones: the zones of one device connection', () => {
+  let sim: DeviceSimulator;
+  let connection: DeviceConnection;
+
+  beforeEach(async () => {
+    sim = await startSimulator({ port: 0, passwords: { general: PASSWORD } });
+  });
+  afterEach(async () => {
+    await connection?.close();
+    await sim.close();
+  });
+
+  function connect(): DeviceConnection {
+    connection = new DeviceConnection({
+      owner: 'device',
+      settings: deviceSettingsFromProperties({
+        host: '127.0.0.1',
+        port: sim.port,
+        tls: 'insecure',
+        vendor: sim.vendor,
+      }),
+      password: PASSWORD,
+      // Unused with tls insecure; a path nobody writes.
+      pins: new FilePinStorage('/nonexistent/pins.json'),
+      streamIdleTimeoutMs: 30_000,
+    });
+    return connection;
+  }
+
+  const zoneReads = () =>
+    sim.requests.filter((request) => [ZONES_PATH, LAYOUT_PATH].includes(request.path)).length;
+
+  /** Watches the zones; resolves once the change stream is open. */
+  async function watching(): Promise<Array<ZoneReadResult | undefined>> {
+    const heard: Array<ZoneReadResult | undefined> = [];
+    connect().zones.watch((zones) => heard.push(zones));
+    await until(() => sim.openStreams === 1, 'the change stream open');
+    return heard;
+  }
+
+  it('remembers that its device serves the zones in the layout: the next read costs one request', async () => {
+    sim.setFirmware('layout');
+    await connect().zones.read();
+    sim.resetRecords();
+    await connection.zones.read();
+    should(sim.requests.map((request) => request.path)).eql([LAYOUT_PATH]);
+  });
+
+  it('as a new connection asks the zones endpoint first again: the memory is per connection', async () => {
+    sim.setFirmware('layout');
+    await connect().zones.read();
+    await connection.close();
+    sim.resetRecords();
+    await connect().zones.read();
+    should(sim.requests.map((request) => request.path)).containEql(ZONES_PATH);
+  });
+
+  it('hands the zones an announcement carries to its watchers without reading them', async () => {
+    const heard = await watching();
+    sim.resetRecords();
+    sim.emitChange(ZONES_PATH, { zones: sampleZones().slice(1) });
+    await until(() => heard.length === 1, 'the announced zones');
+    should(heard[0]?.zones).have.length(sampleZones().length - 1);
+    should(zoneReads()).equal(0);
+  });
+
+  it('reads the zones once, and once more after the burst, for a flood of unreadable layout announcements', async () => {
+    const heard = await watching();
+    sim.resetRecords();
+    for (let index = 0; index < 2000; index++) sim.emitChange(LAYOUT_PATH, 'not a layout');
+    await until(() => heard.length === 2, 'the read during the flood and the one after it');
+    // A third read would start one gap after the second: nothing asks for it.
+    await delay(1500);
+    should(zoneReads()).equal(2);
+    should(heard.every((zones) => zones?.zones.length === sampleZones().length)).be.true();
+  });
+
+  it('reads the zones when the change stream drops an announcement too large to pass', async () => {
+    const heard = await watching();
+    sim.resetRecords();
+    sim.emitChange(LAYOUT_PATH, { zones: sampleZones(), padding: 'x'.repeat(100 * 1024) });
+    await until(() => heard.length === 1, 'the zones read after the dropped announcement');
+    should(zoneReads()).equal(1);
+  });
+
+  it('does not read the zones when the dropped announcement was about something else', async () => {
+    const heard = await watching();
+    sim.resetRecords();
+    sim.emitChange('/api/v1/audio', { padding: 'x'.repeat(100 * 1024) });
+    await delay(200);
+    // Announced after the dropped one, on the same stream: heard once the dropped one was handled.
+    sim.emitChange(ZONES_PATH, { zones: sampleZones() });
+    await until(() => heard.length === 1, 'the announcement after the dropped one');
+    await delay(300);
+    should(zoneReads()).equal(0);
+  });
+
+  it('tells its watchers to read for themselves when the read after an announcement fails', async () => {
+    const heard = await watching();
+    sim.setFault({ kind: 'status', status: 500, path: ZONES_PATH });
+    sim.emitChange(LAYOUT_PATH, 'not a layout');
+    await until(() => heard.length === 1, 'the failed read told');
+    should(heard[0]).be.undefined();
+  });
+});
