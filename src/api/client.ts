@@ -5,8 +5,9 @@ import type { ZoneReadResult } from '../zones/types';
 import { type Answer, discard, encodeBody, flattenHeaders, isSuccess, parseBody } from './bodies';
 import { deviceMessageFrom, errorFromStatus, errorFromTransport, isTooManyRequests, redact } from './errors';
 import { RequestLimiter } from './limiter';
+import { HTTP_METHODS, LOGIN_PATH } from './protocol';
 import { readRoomZones } from './room-zones';
-import { LOGIN_PATH, Session } from './session';
+import { Session } from './session';
 import { type Backoff, resolveClientSettings } from './settings';
 import { EventStream, type EventStreamOptions, StreamConnectBudget, type StreamResponse } from './streams';
 import { DeviceTransport } from './transport';
@@ -22,9 +23,7 @@ import type {
 import { validateApiPath } from './url';
 
 export { MAX_RESPONSE_BYTES } from './bodies';
-export { LOGIN_PATH } from './session';
 
-const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 const MINUTE_MS = 60_000;
 
 /**
@@ -161,7 +160,7 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
   }
 
   /**
-   * A device event stream on `path` (for example `/api/v1/events`) that reconnects by itself; it opens on
+   * A device event stream on `path` (for example STREAM_PATHS.changes) that reconnects by itself; it opens on
    * `start()`. Every stream of this client shares its session, TLS settings, headers and connection budget.
    */
   eventStream(path: string, options: EventStreamOptions = {}): EventStream {

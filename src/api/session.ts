@@ -1,10 +1,9 @@
 import { DeviceError } from '../errors';
 import { type Answer, isSuccess, readAuthParameters } from './bodies';
 import { deviceMessageFrom, errorFromStatus, redact } from './errors';
+import { LOGIN_PATH } from './protocol';
 import type { Backoff } from './settings';
 import type { Account, ConnectionState } from './types';
-
-export const LOGIN_PATH = '/api/v1/auth/login';
 
 /** Tokens refused right after their login, in a row, before logins wait (see `refusedFreshToken`). */
 const USELESS_LOGINS_BEFORE_BACKOFF = 3;

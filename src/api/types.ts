@@ -2,7 +2,9 @@
 
 export type Account = 'general' | 'admin';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+import type { HttpMethod } from './protocol';
+
+export type { HttpMethod };
 
 export type TlsOptions =
   /** Accept the device's self-signed certificate without checking it. */

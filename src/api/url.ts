@@ -1,7 +1,7 @@
 import { DeviceError } from '../errors';
+import { API_PREFIX, DEVICE_PATHS } from './protocol';
 import { baseUrlOf, portNumber, urlHost } from './settings';
 
-const API_PREFIX = '/api/v1';
 /** Far above any endpoint of the API, far below the header limits of web servers (a longer one never leaves). */
 export const MAX_API_PATH_LENGTH = 2048;
 
@@ -31,7 +31,10 @@ export function buildBaseUrl(host: string, port?: number): string {
  */
 export function validateApiPath(path: string): string {
   if (typeof path !== 'string' || path.length === 0) {
-    throw new DeviceError('INVALID_INPUT', 'Request path is empty: give a path such as /api/v1/audio');
+    throw new DeviceError(
+      'INVALID_INPUT',
+      `Request path is empty: give a path such as ${DEVICE_PATHS.audio}`,
+    );
   }
   if (path.length > MAX_API_PATH_LENGTH) {
     throw new DeviceError(

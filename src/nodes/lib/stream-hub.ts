@@ -1,3 +1,8 @@
+import {
+  DATA_EVENT_NAMES,
+  STREAM_PATHS as DEVICE_STREAM_PATHS,
+  dataErrorEventName,
+} from '../../api/protocol';
 import type { DeviceError } from '../../errors';
 
 /**
@@ -32,13 +37,9 @@ export interface LiveStreamStateDetail {
 /** The data stream (talker position, metrics) and the change stream (device changes). */
 export type StreamKind = 'data' | 'changes';
 
-export const STREAM_PATHS: Readonly<Record<StreamKind, string>> = {
-  data: '/api/v1/data?events=soundLocation,deviceMetrics',
-  changes: '/api/v1/events',
-};
+export const STREAM_PATHS: Readonly<Record<StreamKind, string>> = DEVICE_STREAM_PATHS;
 
-/** The names the data stream is asked for; its error events are named after them. */
-export const DATA_EVENT_NAMES = ['soundLocation', 'deviceMetrics'] as const;
+export { DATA_EVENT_NAMES };
 
 /** What a subscriber's status shows for one stream. */
 export type StreamCondition =
@@ -54,7 +55,7 @@ export interface StreamSubscriber {
 }
 
 /** The device answers `error (soundLocation)` with 503 while the microphone is muted; the stream goes on. */
-const MUTED_EVENT = 'error (soundLocation)';
+const MUTED_EVENT = dataErrorEventName('soundLocation');
 
 function isMutedEvent(event: StreamEvent): boolean {
   if (event.event !== MUTED_EVENT) return false;
