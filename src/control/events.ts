@@ -4,23 +4,11 @@
  * `{status}` or `{connected}`, an event with no body meaning "read me again", zone events that may carry a
  * layout-shaped body or nothing.
  */
+
+import { CHANGE_EVENTS } from '../api/protocol';
 import { isEmptyBody, isJsonObject, type JsonObject } from './json';
-import {
-  CALIBRATE_PATH,
-  CAMERA_SWITCHER_PATH,
-  COMPONENTS_EVENT,
-  HARDWARE_PATH,
-  LAYOUT_PATH,
-  LED_EVENT,
-  NETWORK_PATH,
-  PROFILES_PATH,
-  STATUS_PATH,
-  USB_EVENT,
-  ZONE_INPUT_MAPS_EVENT,
-  ZONES_EVENT,
-} from './paths';
 import { withoutSecrets } from './secrets';
-import { type GroupState, type StateGroups, switchingFromLayout } from './state-groups';
+import { GROUP_RESOURCES, type GroupState, type StateGroups, switchingFromLayout } from './state-groups';
 
 export interface EventOutcome {
   /** Groups the event itself gives the new value of (whole groups, ready to replace the old ones). */
@@ -49,7 +37,7 @@ function calibrateEvent(data: unknown, current: StateGroups): EventOutcome {
 
 function ledEvent(data: JsonObject, current: StateGroups): EventOutcome {
   const { ledType, ...led } = data;
-  if (typeof ledType !== 'string' || ledType === '') return reread(STATUS_PATH);
+  if (typeof ledType !== 'string' || ledType === '') return reread(GROUP_RESOURCES.status);
   const leds = isJsonObject(current.status?.leds) ? current.status.leds : {};
   return statusWith(current, { leds: { ...leds, [ledType]: led } });
 }
@@ -60,13 +48,13 @@ function usbEvent(data: JsonObject, current: StateGroups): EventOutcome {
   if (typeof data.connected === 'boolean') {
     return statusWith(current, { usb: { status: data.connected ? 'connected' : 'disconnected' } });
   }
-  return reread(STATUS_PATH);
+  return reread(GROUP_RESOURCES.status);
 }
 
 /** The event says `overallStatus` where GET /status says `deviceComponents.status`. */
 function componentsEvent(data: JsonObject, current: StateGroups): EventOutcome {
   const status = data.overallStatus ?? data.status;
-  if (typeof status !== 'string') return reread(STATUS_PATH);
+  if (typeof status !== 'string') return reread(GROUP_RESOURCES.status);
   return statusWith(current, { deviceComponents: { status } });
 }
 
@@ -82,27 +70,35 @@ function zoneEvent(data: JsonObject, current: StateGroups): EventOutcome {
  * (active-zone-control, room devices, settings) changes nothing.
  */
 export function applyChangeEvent(name: string, data: unknown, current: StateGroups): EventOutcome {
-  if (name === CALIBRATE_PATH) return calibrateEvent(data, current);
+  if (name === CHANGE_EVENTS.calibrate) return calibrateEvent(data, current);
   // The network event has no defined body: it only says "read me again".
-  if (name === NETWORK_PATH) return reread(NETWORK_PATH);
+  if (name === CHANGE_EVENTS.networkConfiguration) return reread(GROUP_RESOURCES.network);
   // A profile switch comes as a layout event, even an unchanged one: the profiles are read every time.
-  if (name === LAYOUT_PATH) {
-    if (isEmptyBody(data)) return reread(LAYOUT_PATH, PROFILES_PATH);
-    return { groups: { switching: switchingFromLayout(data) }, reads: [PROFILES_PATH] };
+  if (name === CHANGE_EVENTS.layout) {
+    if (isEmptyBody(data)) return reread(GROUP_RESOURCES.switching, GROUP_RESOURCES.profiles);
+    return { groups: { switching: switchingFromLayout(data) }, reads: [GROUP_RESOURCES.profiles] };
   }
   // These two carry the whole resource, as its GET does.
   const wholeGroup =
-    name === HARDWARE_PATH ? 'hardware' : name === CAMERA_SWITCHER_PATH ? 'cameraSwitcher' : undefined;
+    name === CHANGE_EVENTS.hardware
+      ? 'hardware'
+      : name === CHANGE_EVENTS.cameraSwitcher
+        ? 'cameraSwitcher'
+        : undefined;
   if (wholeGroup !== undefined) {
-    if (!isJsonObject(data) || isEmptyBody(data)) return reread(name);
+    if (!isJsonObject(data) || isEmptyBody(data)) return reread(GROUP_RESOURCES[wholeGroup]);
     return { groups: { [wholeGroup]: withoutSecrets(data) }, reads: [] };
   }
-  const isStatusEvent = name === LED_EVENT || name === USB_EVENT || name === COMPONENTS_EVENT;
-  const isZoneEvent = name === ZONES_EVENT || name === ZONE_INPUT_MAPS_EVENT;
+  const isStatusEvent =
+    name === CHANGE_EVENTS.ledState ||
+    name === CHANGE_EVENTS.usbConnection ||
+    name === CHANGE_EVENTS.componentsConnection;
+  const isZoneEvent = name === CHANGE_EVENTS.zones || name === CHANGE_EVENTS.zoneInputMaps;
   if (!isStatusEvent && !isZoneEvent) return NOTHING;
-  if (!isJsonObject(data) || isEmptyBody(data)) return reread(isStatusEvent ? STATUS_PATH : LAYOUT_PATH);
-  if (name === LED_EVENT) return ledEvent(data, current);
-  if (name === USB_EVENT) return usbEvent(data, current);
-  if (name === COMPONENTS_EVENT) return componentsEvent(data, current);
+  if (!isJsonObject(data) || isEmptyBody(data))
+    return reread(isStatusEvent ? GROUP_RESOURCES.status : GROUP_RESOURCES.switching);
+  if (name === CHANGE_EVENTS.ledState) return ledEvent(data, current);
+  if (name === CHANGE_EVENTS.usbConnection) return usbEvent(data, current);
+  if (name === CHANGE_EVENTS.componentsConnection) return componentsEvent(data, current);
   return zoneEvent(data, current);
 }

@@ -2,16 +2,9 @@
  * The state groups of issue 19 item 3, each in the shape of the GET that reports it, with the spec's
  * spellings, and the resource each is read from. Pure: a GET body in, a group out.
  */
+
+import { DEVICE_PATHS } from '../api/protocol';
 import { isJsonObject, type JsonObject } from './json';
-import {
-  AUDIO_PATH,
-  CAMERA_SWITCHER_PATH,
-  HARDWARE_PATH,
-  LAYOUT_PATH,
-  NETWORK_PATH,
-  PROFILES_PATH,
-  STATUS_PATH,
-} from './paths';
 import { withoutSecrets } from './secrets';
 import { SWITCHING_DEFAULTS_KEY } from './switching-defaults';
 
@@ -38,13 +31,13 @@ export function isStateGroupName(name: string): name is StateGroupName {
 
 /** The one GET that reports each group. `status`'s `calibrating` comes from calibrate events only. */
 export const GROUP_RESOURCES: Readonly<Record<StateGroupName, string>> = {
-  audio: AUDIO_PATH,
-  hardware: HARDWARE_PATH,
-  status: STATUS_PATH,
-  switching: LAYOUT_PATH,
-  cameraSwitcher: CAMERA_SWITCHER_PATH,
-  profiles: PROFILES_PATH,
-  network: NETWORK_PATH,
+  audio: DEVICE_PATHS.audio,
+  hardware: DEVICE_PATHS.hardware,
+  status: DEVICE_PATHS.status,
+  switching: DEVICE_PATHS.layout,
+  cameraSwitcher: DEVICE_PATHS.cameraSwitcher,
+  profiles: DEVICE_PATHS.profiles,
+  network: DEVICE_PATHS.networkConfiguration,
 };
 
 /** The group a GET path reports, if any. */
