@@ -32,7 +32,9 @@ export { applyChangeEvent, type EventOutcome } from './events';
 export { compareFirmware, type FirmwareVersion, formatFirmware, parseFirmwareVersion } from './firmware';
 export { activeProfile, findProfile, profileNotFound, type RoomProfile, readProfiles } from './profiles';
 export { classifyRefusal, type RefusalContext } from './refusals';
+export { type ControlResult, type ControlRunOptions, runControlAction } from './runner';
 export { SECRET_FIELDS, withoutSecrets } from './secrets';
+export { type CachedGroup, type ControlStateCache, MemoryStateCache } from './state-cache';
 export {
   GROUP_RESOURCES,
   type GroupState,
