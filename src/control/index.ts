@@ -31,7 +31,7 @@ export { CONTROL_ERROR_CODES, type ControlErrorCode, controlError } from './erro
 export { applyChangeEvent, type EventOutcome } from './events';
 export { compareFirmware, type FirmwareVersion, formatFirmware, parseFirmwareVersion } from './firmware';
 export { activeProfile, findProfile, profileNotFound, type RoomProfile, readProfiles } from './profiles';
-export { classifyRefusal, type RefusalContext } from './refusals';
+export { classifyRefusal, type RefusalContext, refusesResource } from './refusals';
 export { type ControlResult, type ControlRunOptions, runControlAction } from './runner';
 export { SECRET_FIELDS, withoutSecrets } from './secrets';
 export { type CachedGroup, type ControlStateCache, MemoryStateCache } from './state-cache';
@@ -41,6 +41,7 @@ export {
   groupFromBody,
   groupOfResource,
   isStateGroupName,
+  RESYNC_GROUPS,
   STATE_GROUPS,
   type StateGroupName,
   type StateGroups,

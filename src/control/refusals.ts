@@ -67,3 +67,15 @@ export function classifyRefusal(error: unknown, context: RefusalContext): unknow
   }
   return error;
 }
+
+/**
+ * Whether a failed GET means the device does not have the resource (404, or 409 such as profiles on a
+ * model 310), so that it is not asked for it again until a redeploy. Rate limiting is not such a refusal.
+ */
+export function refusesResource(error: unknown): boolean {
+  return (
+    error instanceof DeviceError &&
+    error.code !== 'RATE_LIMITED' &&
+    (error.statusCode === 404 || error.statusCode === 409)
+  );
+}

@@ -40,6 +40,19 @@ export const GROUP_RESOURCES: Readonly<Record<StateGroupName, string>> = {
   network: DEVICE_PATHS.networkConfiguration,
 };
 
+/**
+ * The groups a full resync reads, in the order the reference driver reads them. Audio is not among them:
+ * it is polled, as no event announces its changes.
+ */
+export const RESYNC_GROUPS: readonly StateGroupName[] = [
+  'hardware',
+  'status',
+  'switching',
+  'cameraSwitcher',
+  'network',
+  'profiles',
+];
+
 /** The group a GET path reports, if any. */
 export function groupOfResource(path: string): StateGroupName | undefined {
   return STATE_GROUPS.find((group) => GROUP_RESOURCES[group] === path);

@@ -1,7 +1,7 @@
 import should from 'should';
 import { deviceMessageFrom } from '../../src/api';
 import { errorFromStatus } from '../../src/api/errors';
-import { type ControlCommand, classifyRefusal } from '../../src/control';
+import { type ControlCommand, classifyRefusal, refusesResource } from '../../src/control';
 import { DeviceError } from '../../src/errors';
 
 /** The DeviceError the client throws for this answer, built the way the client builds it. */
@@ -156,5 +156,24 @@ describe('control/refusals: what a device refusal means', () => {
     should(classifyRefusal(failure, { command: audio })).equal(failure);
     const unreachable = new DeviceError('UNREACHABLE', 'gone');
     should(classifyRefusal(unreachable, { command: audio })).equal(unreachable);
+  });
+});
+
+describe('control/refusals: a resource the device does not have', () => {
+  it('is one answered 404 or 409 on GET', () => {
+    should(
+      refusesResource(answered(404, errors('Not Found'), 'GET', '/api/v1/room/zone-input-maps')),
+    ).be.true();
+    should(
+      refusesResource(answered(409, errors('Unsupported device type'), 'GET', '/api/v1/room/profiles')),
+    ).be.true();
+  });
+
+  it('is not one that is only rate limited or failed otherwise', () => {
+    should(
+      refusesResource(answered(409, errors('Too many requests'), 'GET', '/api/v1/room/profiles')),
+    ).be.false();
+    should(refusesResource(answered(500, errors('boom'), 'GET', '/api/v1/status'))).be.false();
+    should(refusesResource(new DeviceError('TIMEOUT', 'slow'))).be.false();
   });
 });
