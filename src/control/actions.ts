@@ -7,7 +7,7 @@ import type { DeviceError } from '../errors';
 import { AUDIO_FIELDS } from './audio-fields';
 import { invalidInput } from './errors';
 import { type FirmwareVersion, parseFirmwareVersion } from './firmware';
-import type { JsonObject } from './json';
+import { type JsonObject, shown } from './json';
 import type { StateGroupName } from './state-groups';
 import { validateSwitchingDefaults } from './switching-defaults';
 import { firmwareProblem, validateAudioWrite } from './validate';
@@ -95,9 +95,7 @@ function asBoolean(value: unknown): boolean | undefined {
 }
 
 function wrongValue(action: ControlActionName, value: unknown): DeviceError {
-  return invalidInput(
-    `The ${action} action takes ${ACTION_VALUES[action]}; got ${JSON.stringify(value) ?? 'nothing'}`,
-  );
+  return invalidInput(`The ${action} action takes ${ACTION_VALUES[action]}; got ${shown(value)}`);
 }
 
 function word(value: unknown): string | undefined {
@@ -125,9 +123,7 @@ export function parseControlAction(
   firmwareVersion?: string,
 ): ControlCommand {
   if (!isControlAction(action)) {
-    throw invalidInput(
-      `Unknown action ${JSON.stringify(action) ?? 'nothing'}: use one of ${CONTROL_ACTIONS.join(', ')}`,
-    );
+    throw invalidInput(`Unknown action ${shown(action)}: use one of ${CONTROL_ACTIONS.join(', ')}`);
   }
   const command = commandFor(action, value, firmwareVersion);
   checkFirmware(action, firmwareVersion, ACTION_FLOORS[action]);

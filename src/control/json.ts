@@ -9,3 +9,20 @@ export function isJsonObject(value: unknown): value is JsonObject {
 export function isEmptyBody(value: unknown): boolean {
   return !isJsonObject(value) || Object.keys(value).length === 0;
 }
+
+const MAX_SHOWN_LENGTH = 80;
+
+/**
+ * A value as an error message quotes it: JSON, cut short, and never a throw (a BigInt or a circular
+ * object from a flow cannot be written as JSON).
+ */
+export function shown(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length <= MAX_SHOWN_LENGTH ? text : `${text.slice(0, MAX_SHOWN_LENGTH - 1)}…`;
+}

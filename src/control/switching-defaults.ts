@@ -4,7 +4,7 @@
  * last read before it is sent.
  */
 import { controlError, invalidInput } from './errors';
-import { isJsonObject, type JsonObject } from './json';
+import { isJsonObject, type JsonObject, shown } from './json';
 
 export const CAMERA_INPUT_PORTS = ['HDMI', 'USB1', 'USB2'] as const;
 export type CameraInputPort = (typeof CAMERA_INPUT_PORTS)[number];
@@ -41,14 +41,13 @@ function isDefaultsKey(name: string): name is SwitchingDefaultsKey {
 export function validateSwitchingDefaults(change: unknown): JsonObject {
   if (!isJsonObject(change) || Object.keys(change).length === 0) {
     throw invalidInput(
-      `The switchingDefaults action needs an object with any of ${SWITCHING_DEFAULTS_KEYS.join(', ')}; got ${JSON.stringify(change) ?? 'nothing'}`,
+      `The switchingDefaults action needs an object with any of ${SWITCHING_DEFAULTS_KEYS.join(', ')}; got ${shown(change)}`,
     );
   }
   for (const [name, value] of Object.entries(change)) {
     if (!isDefaultsKey(name)) continue;
     const problem = DEFAULTS_RULES[name](value);
-    if (problem !== undefined)
-      throw invalidInput(`${name} ${problem}; got ${JSON.stringify(value) ?? 'nothing'}`);
+    if (problem !== undefined) throw invalidInput(`${name} ${problem}; got ${shown(value)}`);
   }
   return change;
 }

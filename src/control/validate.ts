@@ -8,7 +8,7 @@ import type { DeviceError } from '../errors';
 import { AUDIO_FIELDS, type AudioFieldRule, describeRule, isAudioFieldName } from './audio-fields';
 import { controlError, invalidInput } from './errors';
 import { compareFirmware, type FirmwareVersion, formatFirmware, parseFirmwareVersion } from './firmware';
-import { isJsonObject, type JsonObject } from './json';
+import { isJsonObject, type JsonObject, shown } from './json';
 
 /** Why `value` breaks `rule`, or undefined when it keeps it. A whole-valued number such as 2.0 is an integer. */
 export function ruleProblem(rule: AudioFieldRule, value: unknown): string | undefined {
@@ -23,10 +23,6 @@ export function ruleProblem(rule: AudioFieldRule, value: unknown): string | unde
         ? undefined
         : `must be ${describeRule(rule)}`;
   }
-}
-
-function shown(value: unknown): string {
-  return value === undefined ? 'nothing' : JSON.stringify(value);
 }
 
 /**

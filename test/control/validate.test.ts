@@ -116,6 +116,13 @@ describe('control/validate: an audio write is checked before it is sent', () => 
 });
 
 describe('control/actions: an action and its value become a checked command', () => {
+  it('quotes a value JSON cannot write without failing itself', () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    should(thrown(() => parseControlAction('volume', circular)).code).equal('INVALID_INPUT');
+    should(thrown(() => parseControlAction('volume', 10n)).message).match(/got 10/);
+  });
+
   it('refuses an unknown action, listing the actions', () => {
     const error = thrown(() => parseControlAction('reboot', undefined));
     should(error.code).equal('INVALID_INPUT');
