@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEVICE_CONTROLS } from './device-controls';
 import { parseFault } from './faults';
-import { isErrorFormat, isLayoutSpelling, isSimulatorFirmware, isSimulatorModel } from './guards';
 import { BodyTooLargeError, readBody, sendJson } from './http';
 import type { SimulatorControls } from './types';
 import { isRecord } from './zones';
@@ -15,6 +15,7 @@ type ControlHandler = (simulator: SimulatorControls, body: unknown) => unknown;
  * authorization, are not rate limited, not recorded and not counted. Mutations answer the new state.
  */
 const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
+  ...withState(DEVICE_CONTROLS),
   '/_simulator/state': { GET: (simulator) => simulator.getState() },
   '/_simulator/requests': { GET: (simulator) => simulator.requests },
   '/_simulator/zones': {
@@ -49,65 +50,7 @@ const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
   },
   '/_simulator/fault': {
     PUT: (simulator, body) => {
-      try {
-        simulator.setFault(parseFault(body));
-      } catch (error) {
-        throw new ControlError((error as Error).message);
-      }
-      return simulator.getState();
-    },
-  },
-  '/_simulator/model': {
-    PUT: (simulator, body) => {
-      const model = isRecord(body) ? body.model : body;
-      if (!isSimulatorModel(model)) throw new ControlError('model must be "310", "410" or "X"');
-      simulator.setModel(model);
-      return simulator.getState();
-    },
-  },
-  '/_simulator/firmware': {
-    PUT: (simulator, body) => {
-      const firmware = isRecord(body) ? body.firmware : body;
-      const spelling = isRecord(body) ? (body.layoutSpelling ?? body.spelling) : undefined;
-      if (!isSimulatorFirmware(firmware)) throw new ControlError('firmware must be "classic" or "layout"');
-      if (spelling !== undefined && !isLayoutSpelling(spelling)) {
-        throw new ControlError('layoutSpelling must be spec, type-string, zoneId, ZoneLabel or mixed');
-      }
-      simulator.setFirmware(firmware, spelling);
-      return simulator.getState();
-    },
-  },
-  '/_simulator/error-format': {
-    PUT: (simulator, body) => {
-      const format = isRecord(body) ? body.errorFormat : body;
-      if (!isErrorFormat(format)) throw new ControlError('errorFormat must be "errors" or "problem-details"');
-      simulator.setErrorFormat(format);
-      return simulator.getState();
-    },
-  },
-  '/_simulator/rate-limit': {
-    PUT: (simulator, body) => {
-      if (!isRecord(body) || typeof body.perMinute !== 'number') {
-        throw new ControlError('body must be {"perMinute": n, "status"?: 429 | 409}');
-      }
-      const status = body.status;
-      if (status !== undefined && status !== 429 && status !== 409)
-        throw new ControlError('status must be 429 or 409');
-      try {
-        simulator.setRateLimit(body.perMinute, status);
-      } catch (error) {
-        throw new ControlError((error as Error).message);
-      }
-      return simulator.getState();
-    },
-  },
-  '/_simulator/encoding': {
-    PUT: (simulator, body) => {
-      const encoding = isRecord(body) ? body.encoding : body;
-      if (encoding !== 'plain' && encoding !== 'chunked' && encoding !== 'gzip') {
-        throw new ControlError('body must be {"encoding": "plain" | "chunked" | "gzip"}');
-      }
-      simulator.setAnswerEncoding(encoding);
+      simulator.setFault(parseFault(body));
       return simulator.getState();
     },
   },
@@ -183,6 +126,26 @@ const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
   },
 };
 
+/** Device controls answer the new state, as the others do. */
+function withState(
+  controls: Record<string, Partial<Record<string, ControlHandler>>>,
+): Record<string, Partial<Record<string, ControlHandler>>> {
+  return Object.fromEntries(
+    Object.entries(controls).map(([path, methods]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(methods).map(([method, handler]) => [
+          method,
+          (simulator: SimulatorControls, body: unknown) => {
+            handler?.(simulator, body);
+            return simulator.getState();
+          },
+        ]),
+      ),
+    ]),
+  );
+}
+
 export async function handleControl(
   simulator: SimulatorControls,
   request: IncomingMessage,
@@ -205,7 +168,8 @@ export async function handleControl(
     const body = await readControlBody(request);
     sendJson(response, 200, handler(simulator, body));
   } catch (error) {
-    if (error instanceof ControlError) {
+    // A setter's TypeError (an OptionError among them) is a bad value from the caller.
+    if (error instanceof ControlError || error instanceof TypeError) {
       sendJson(response, 400, { errors: [{ message: error.message }] });
       return;
     }

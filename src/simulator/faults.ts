@@ -90,3 +90,34 @@ function times(value: Record<string, unknown>): { times?: number } {
   }
   return { times: count };
 }
+
+/** The fault in force, and how many more requests it answers. */
+export class FaultSwitch {
+  #fault: SimulatorFault | null = null;
+  #usesLeft: number | undefined;
+
+  get current(): SimulatorFault | null {
+    return this.#fault;
+  }
+
+  /** Replaces the current fault (checked); null clears it. */
+  set(fault: SimulatorFault | null): void {
+    const checked = parseFault(fault);
+    this.#fault = checked;
+    this.#usesLeft = checked === null || checked.kind === 'latency' ? undefined : checked.times;
+  }
+
+  /** The fault for a request to `path`, counting one use of it. */
+  take(path: string): SimulatorFault | null {
+    const fault = this.#fault;
+    if (fault === null || (fault.path !== undefined && fault.path !== path)) return null;
+    if (this.#usesLeft !== undefined) {
+      this.#usesLeft -= 1;
+      if (this.#usesLeft <= 0) {
+        this.#fault = null;
+        this.#usesLeft = undefined;
+      }
+    }
+    return fault;
+  }
+}

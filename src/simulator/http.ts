@@ -54,6 +54,8 @@ export function sendJson(
   sendBody(response, status, JSON.stringify(value), 'application/json; charset=utf-8', encoding);
 }
 
+const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
+
 /** The body and content type of an error answer, in either shape real devices use. */
 export function errorBody(
   format: ErrorFormat,
@@ -68,22 +70,38 @@ export function errorBody(
     };
   }
   const title = STATUS_CODES[status] ?? 'Error';
-  const type = `urn:conference-audio-simulator:problem:${status}`;
   return {
-    body: JSON.stringify({
-      type,
-      title,
-      instance,
-      errorLevel: 'Error',
-      problems: messages.map((message) => ({
-        type,
-        errorCode: String(status),
-        title,
-        details: message,
-        instance,
-        errorLevel: 'Error',
-      })),
-    }),
-    contentType: 'application/problem+json; charset=utf-8',
+    body: JSON.stringify(
+      problemDetails({ title, errorCode: String(status), errorLevel: 'Error' }, messages, instance),
+    ),
+    contentType: PROBLEM_CONTENT_TYPE,
+  };
+}
+
+/** The problem-details refusal of the device's newer endpoints: schema validation, error code 1000. */
+export function problemDetailsBody(
+  details: readonly string[],
+  instance: string,
+): { body: string; contentType: string } {
+  const shape = { title: 'One or more problems occurred', errorCode: 1000, errorLevel: 'ERROR' };
+  return {
+    body: JSON.stringify(problemDetails(shape, details, instance)),
+    contentType: PROBLEM_CONTENT_TYPE,
+  };
+}
+
+function problemDetails(
+  shape: { title: string; errorCode: string | number; errorLevel: string },
+  details: readonly string[],
+  instance: string,
+): Record<string, unknown> {
+  const type = `urn:conference-audio-simulator:problem:${shape.errorCode}`;
+  const { title, errorLevel, errorCode } = shape;
+  return {
+    type,
+    title,
+    instance,
+    errorLevel,
+    problems: details.map((detail) => ({ type, errorCode, title, details: detail, instance, errorLevel })),
   };
 }

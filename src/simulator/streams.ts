@@ -93,9 +93,10 @@ export class EventStreams {
     this.#stalled = stalled;
   }
 
-  /** A change event on every change stream: the path of the resource and what a GET of it returns. */
+  /** A change event on every change stream: the path of the resource and what a GET of it returns (undefined: no body). */
   emitChange(name: string, data: unknown): void {
-    this.#broadcast((connection) => connection.kind === 'changes', name, JSON.stringify(data));
+    const text = data === undefined ? '' : JSON.stringify(data);
+    this.#broadcast((connection) => connection.kind === 'changes', name, text);
   }
 
   /** Breaks every stream off as a network drop would: no clean end. */

@@ -16,6 +16,52 @@ export type SimulatorAccount = 'general' | 'admin';
 /** How device answers are framed: with a length (default), chunked, or chunked and gzip-compressed. */
 export type AnswerEncoding = 'plain' | 'chunked' | 'gzip';
 
+/** What a successful write answers (UNCERTAIN on real devices): `{}` (default), no body, or the request echoed. */
+export type WriteAnswer = 'empty-object' | 'empty-body' | 'echo';
+
+export type LedName = 'console' | 'networkA';
+export type LedColour = 'none' | 'red' | 'yellow' | 'green';
+export type LedState = 'off' | 'solid' | 'pulsing' | 'blinking' | 'flashing';
+export interface LedLight {
+  colour: LedColour;
+  state: LedState;
+}
+
+/** `usb.status` and `deviceComponents.status` of `GET /api/v1/status`. */
+export type ConnectionStatus = 'connected' | 'disconnected' | 'unknown';
+
+/** The `usbConnection` event's data: `{status}` (the schema, default) or `{connected: bool}` (a tutorial). */
+export type UsbEventForm = 'status' | 'connected';
+
+/** `speakerVolume` range and the step of one volume change (UNCERTAIN: 0-20 by 1, or 0-100 by about 5). */
+export interface VolumeScale {
+  max: 20 | 100;
+  step: number;
+}
+
+/** What the controls may change of the camera switcher; the names of its `GET`. */
+export interface CameraSwitcherFields {
+  enabled: boolean;
+  ipOrHostname: string;
+  activeCameraInput: string | null;
+  integrationErrors: { code: number; description: string }[];
+}
+
+/** Port A's configuration as `GET /api/v1/network/configuration` lists it (the address is the device's). */
+export interface NetworkFields {
+  isStatic: boolean;
+  subnetMask: string;
+  gateway: string;
+  dns: string[];
+}
+
+/** A room profile (model 410). `zones`, when given, are the zones the room has while it is active. */
+export interface SimulatorProfile {
+  profileId: string;
+  name: string;
+  zones?: unknown[];
+}
+
 export interface SimulatorOptions {
   /** Default '127.0.0.1'. */
   host?: string;
@@ -63,6 +109,32 @@ export interface SimulatorOptions {
   heartbeatIntervalMs?: number;
   /** Event-stream connections a minute per client before 429. Default 60. */
   streamConnectionsPerMinute?: number;
+  /** `1.9.278056-0`-like; every firmware floor and ceiling is compared with it. Default '1.9.278056-0'. */
+  firmwareVersion?: string;
+  /** Start with speaker bar 2 (bar 1 on a 310) unplugged: calibrate answers 409. */
+  barUnplugged?: boolean;
+  /** Default: both green and solid. */
+  leds?: Partial<Record<LedName, LedLight>>;
+  /** Default 'connected'. */
+  usb?: ConnectionStatus;
+  /** Default 'connected' ('disconnected' while a bar is unplugged). */
+  components?: ConnectionStatus;
+  /** Room profiles of a 410, at most 3 with unique names. Default: three sample profiles. */
+  profiles?: SimulatorProfile[];
+  /** Id of the active profile. Default the first. */
+  activeProfile?: string;
+  /** How long a calibration runs before its `completed` event. Default 20000. */
+  calibrationMs?: number;
+  /** Default `{ max: 20, step: 1 }`. */
+  volumeScale?: VolumeScale;
+  /** Default 'empty-object'. */
+  writeAnswer?: WriteAnswer;
+  /** Default 'status'. */
+  usbEventForm?: UsbEventForm;
+  /** Change events sent with an empty data line instead of a body (for example the network event). */
+  bodylessEvents?: string[];
+  /** Fields added to every zone of the room layout (not of the zones endpoint), e.g. `{ on: true }`. */
+  layoutZoneExtras?: Record<string, unknown>;
   /** Reuse a key and certificate (PEM) instead of making a new self-signed one, e.g. to keep a pinned fingerprint. */
   tls?: { key: string; cert: string };
 }
@@ -114,7 +186,15 @@ export interface SimulatorCounters {
   requestsByPath: Record<string, number>;
 }
 
-/** What `GET /_simulator/state` answers. Never holds a password or token. */
+/** Counters since the start, for tests: read them before and after, never reach into the simulator. */
+export interface SimulatorStats extends SimulatorCounters {
+  /** Every HTTP request the server received, `/_simulator/` controls included. */
+  httpRequests: number;
+  /** Every TCP connection the server accepted (a TLS handshake alone counts). */
+  connections: number;
+}
+
+/** What `GET /_simulator/state` answers. Never holds a password, token or the enrollment code. */
 export interface SimulatorState {
   url: string;
   vendor: string;
@@ -134,6 +214,21 @@ export interface SimulatorState {
   muted: boolean;
   streamsStalled: boolean;
   openStreams: number;
+  firmwareVersion: string;
+  audio: Record<string, unknown>;
+  volumeScale: VolumeScale;
+  barUnplugged: boolean;
+  leds: Record<LedName, LedLight>;
+  usb: ConnectionStatus;
+  components: ConnectionStatus;
+  profiles: { profileId: string; name: string; active: boolean }[];
+  calibrating: boolean;
+  calibrationMs: number;
+  cameraSwitcherEnabled: boolean;
+  writeAnswer: WriteAnswer;
+  usbEventForm: UsbEventForm;
+  bodylessEvents: string[];
+  layoutZoneExtras: Record<string, unknown> | null;
 }
 
 /**
@@ -162,4 +257,20 @@ export interface SimulatorControls {
   endStreams(): void;
   stallStreams(stalled: boolean): void;
   emitChange(name: string, data: unknown): void;
+  setFirmwareVersion(version: string): void;
+  setWriteAnswer(answer: WriteAnswer): void;
+  setAudio(fields: Record<string, unknown>): void;
+  setVolumeScale(scale: VolumeScale): void;
+  setBarUnplugged(unplugged: boolean): void;
+  setLed(led: LedName, light: LedLight): void;
+  setUsb(status: ConnectionStatus): void;
+  setUsbEventForm(form: UsbEventForm): void;
+  setComponents(status: ConnectionStatus): void;
+  setProfiles(profiles: SimulatorProfile[], activeProfileId?: string): void;
+  activateProfile(profileId: string): void;
+  setCalibrationMs(ms: number): void;
+  setCameraSwitcher(fields: Partial<CameraSwitcherFields>): void;
+  setNetwork(fields: Partial<NetworkFields>): void;
+  setBodylessEvents(names: string[]): void;
+  setLayoutZoneExtras(extras: Record<string, unknown> | null): void;
 }

@@ -115,6 +115,9 @@ export function cameraInputMap(zones: unknown, spelling: LayoutSpelling): Record
     .map((zone, index) => ({ zone, index }))
     .filter(({ zone }) => isRecord(zone) && typeof zone.id === 'string')
     .map(({ zone, index }) => ({ zoneId: (zone as { id: string }).id, inputPort: `USB${index + 1}` }));
-  const key = spelling === 'spec' ? 'cameraSwitcherZoneInputMap' : 'cameraSwitcherZoneInputMaps';
-  return { [key]: entries };
+  return { [zoneInputMapKey(spelling)]: entries };
+}
+
+export function zoneInputMapKey(spelling: LayoutSpelling): string {
+  return spelling === 'spec' ? 'cameraSwitcherZoneInputMap' : 'cameraSwitcherZoneInputMaps';
 }

@@ -26,7 +26,7 @@ describe('api/client: headers and login', () => {
   it('sends both client headers on every request, the login included', async () => {
     const client = harness.client({ clientId: 'room-automation' });
     await client.request('GET', '/api/v1/audio');
-    await client.request('PATCH', '/api/v1/audio', { mute: true });
+    await client.request('PATCH', '/api/v1/audio', { microphoneMute: true });
     const requests = harness.simulator.requests;
     should(requests).have.length(3);
     for (const request of requests) {
@@ -45,7 +45,7 @@ describe('api/client: headers and login', () => {
   it('sends Content-Type: application/json on requests with a body only', async () => {
     const client = harness.client();
     await client.request('GET', '/api/v1/audio');
-    await client.request('PATCH', '/api/v1/audio', { mute: true });
+    await client.request('PATCH', '/api/v1/audio', { microphoneMute: true });
     const [login, get, patch] = harness.simulator.requests;
     should(login?.headers['content-type']).equal('application/json');
     should(get?.headers['content-type']).be.undefined();
@@ -84,8 +84,8 @@ describe('api/client: headers and login', () => {
       client.request('GET', '/api/v1/audio'),
       client.request('GET', '/api/v1/room/zones'),
       client.request('GET', '/api/v1/room/layout'),
-      client.request('PATCH', '/api/v1/audio', { mute: true }),
-      client.request('PATCH', '/api/v1/audio', { mute: false }),
+      client.request('PATCH', '/api/v1/audio', { microphoneMute: true }),
+      client.request('PATCH', '/api/v1/audio', { microphoneMute: false }),
     ]);
     should(harness.simulator.counters.logins).equal(1);
     should(harness.simulator.counters.requestsByPath['/api/v1/auth/login']).equal(1);
@@ -183,7 +183,7 @@ describe('api/client: token refresh', () => {
     await Promise.all([
       client.request('GET', '/api/v1/audio'),
       client.request('GET', '/api/v1/room/zones'),
-      client.request('PATCH', '/api/v1/audio', { mute: true }),
+      client.request('PATCH', '/api/v1/audio', { microphoneMute: true }),
     ]);
     should(harness.simulator.counters.logins).equal(2);
   });

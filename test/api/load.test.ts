@@ -26,8 +26,8 @@ describe('api/client: shared GETs', () => {
       client.request<Record<string, unknown>>('GET', '/api/v1/audio'),
     ]);
     should(first?.body).not.equal(second?.body);
-    if (first !== undefined) first.body.mute = 'changed by the first caller';
-    should(second?.body.mute).not.equal('changed by the first caller');
+    if (first !== undefined) first.body.microphoneMute = 'changed by the first caller';
+    should(second?.body.microphoneMute).not.equal('changed by the first caller');
   });
 
   it('shares the failure of a shared GET with every caller', async () => {
@@ -45,8 +45,8 @@ describe('api/client: shared GETs', () => {
     await Promise.all([client.request('GET', '/api/v1/audio'), client.request('GET', '/api/v1/room/zones')]);
     await client.request('GET', '/api/v1/audio');
     await Promise.all([
-      client.request('PATCH', '/api/v1/audio', { mute: true }),
-      client.request('PATCH', '/api/v1/audio', { mute: true }),
+      client.request('PATCH', '/api/v1/audio', { microphoneMute: true }),
+      client.request('PATCH', '/api/v1/audio', { microphoneMute: true }),
     ]);
     should(harness.simulator.counters.requestsByPath['/api/v1/audio']).equal(4);
   });
@@ -300,8 +300,8 @@ describe('api/client: rate-limit answers from a status fault', () => {
     harness.simulator.setFault({ kind: 'status', status: 429, path: '/api/v1/audio' });
     // Two writes leave together (writes are never shared), so two answers in a row cost no pause.
     const answers = await Promise.all([
-      harness.failure(client.request('PATCH', '/api/v1/audio', { mute: true }), 'RATE_LIMITED'),
-      harness.failure(client.request('PATCH', '/api/v1/audio', { mute: false }), 'RATE_LIMITED'),
+      harness.failure(client.request('PATCH', '/api/v1/audio', { microphoneMute: true }), 'RATE_LIMITED'),
+      harness.failure(client.request('PATCH', '/api/v1/audio', { microphoneMute: false }), 'RATE_LIMITED'),
     ]);
     should(answers.map((answer) => answer.retryAfterMs).sort((a = 0, b = 0) => a - b)).eql([2000, 4000]);
     const next = harness.failure(client.request('GET', '/api/v1/audio'), 'CLOSED');

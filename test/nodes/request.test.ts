@@ -67,9 +67,9 @@ describe('device request node (conference-audio-request)', () => {
 
   it('takes method, path and JSON body from the message', async () => {
     await load();
-    await send({ method: 'patch', path: '/api/v1/audio', payload: { mute: true } });
+    await send({ method: 'patch', path: '/api/v1/audio', payload: { microphoneMute: true } });
     should(out.messages[0].statusCode).equal(200);
-    should(out.messages[0].payload).have.property('mute', true);
+    should(sim.getState().audio).have.property('microphoneMute', true);
     const patch = sim.requests.find((r) => r.method === 'PATCH');
     should(patch?.path).equal('/api/v1/audio');
     should(patch?.headers['content-type']).match(/application\/json/);

@@ -246,7 +246,7 @@ describe('reliability: bad messages', () => {
           should(result.failed + (result.outputs > 0 ? 1 : 0)).equal(1, 'one output or one error');
           should(result.reachedDevice).be.above(0);
         }
-        await servesNext(PATCH, { payload: { mute: false } });
+        await servesNext(PATCH, { payload: { microphoneMute: false } });
       });
     }
   });

@@ -174,7 +174,10 @@ describe('reliability: load', function () {
     const request = nodes[REQUEST] as Watched;
     // Writes are never shared, so 100 PATCHes are 100 device requests; identical GETs in flight share one.
     const kinds = [
-      { msg: (i: number) => ({ method: 'PATCH', payload: { mute: i % 20 === 0 } }), outcome: 'output' },
+      {
+        msg: (i: number) => ({ method: 'PATCH', payload: { microphoneMute: i % 20 === 0 } }),
+        outcome: 'output',
+      },
       { msg: () => ({ path: '/api/v1/no/such/thing' }), outcome: 'NOT_FOUND' },
       { msg: () => ({ path: '/api/v2/audio' }), outcome: 'INVALID_INPUT' },
       { msg: () => ({ method: 'TRACE' }), outcome: 'INVALID_INPUT' },

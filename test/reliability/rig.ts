@@ -4,7 +4,6 @@
  * full redeploys. Only public interfaces of the test helper (helper.load/setFlows/getNode/log, its spies
  * on node methods) and of Node-RED's node API (RED.events, hooks); no private state is patched.
  */
-import type { Server } from 'node:https';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import should from 'should';
@@ -107,34 +106,29 @@ export function watch(
 }
 
 /**
- * Counts an event of the simulator's HTTPS server from now on: `request` counts every HTTP request,
+ * Counts from now on, through the simulator's public `stats()`: `httpRequests` counts every HTTP request,
  * `/_simulator/` controls included (its own record leaves those out), so a test can show that a refused
- * path never left the client; `connection` counts TCP connections, for callers that may not even send a
+ * path never left the client; `connections` counts TCP connections, for callers that may not even send a
  * request (reading the certificate is a TLS handshake only).
  */
-function countServerEvents(
+function countFromNow(
   sim: DeviceSimulator,
-  event: 'request' | 'connection',
+  counter: 'httpRequests' | 'connections',
 ): { readonly count: number; stop(): void } {
-  const server = (sim as unknown as { server?: Server }).server;
-  if (server === undefined || typeof server.on !== 'function') {
-    throw new Error('the simulator no longer keeps its HTTPS server in `server`: update countServerEvents');
-  }
-  let count = 0;
-  const onEvent = () => {
-    count += 1;
-  };
-  server.on(event, onEvent);
+  const start = sim.stats()[counter];
+  let stoppedAt: number | undefined;
   return {
     get count() {
-      return count;
+      return (stoppedAt ?? sim.stats()[counter]) - start;
     },
-    stop: () => server.off(event, onEvent),
+    stop: () => {
+      stoppedAt ??= sim.stats()[counter];
+    },
   };
 }
 
-export const requestsReaching = (sim: DeviceSimulator) => countServerEvents(sim, 'request');
-export const connectionsReaching = (sim: DeviceSimulator) => countServerEvents(sim, 'connection');
+export const requestsReaching = (sim: DeviceSimulator) => countFromNow(sim, 'httpRequests');
+export const connectionsReaching = (sim: DeviceSimulator) => countFromNow(sim, 'connections');
 
 /** A wrong value for a message property: built fresh for each use, so no test sees another's mutation. */
 export interface WrongValue {

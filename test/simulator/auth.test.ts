@@ -251,26 +251,4 @@ describe('simulator: client headers, login and authorization', () => {
       messagesOf(answer.json).should.eql(['Not found']);
     });
   });
-
-  describe('audio', () => {
-    it('reads and changes the audio resource', async () => {
-      const token = await caller.login('general', 'general-secret');
-      const before = await caller.call('GET', '/api/v1/audio', { token });
-      (before.json as { mute: boolean }).mute.should.be.false();
-      const patched = await caller.call('PATCH', '/api/v1/audio', {
-        token,
-        body: { mute: true, outputLevel: -20 },
-      });
-      patched.status.should.equal(200);
-      const after = await caller.call('GET', '/api/v1/audio', { token });
-      should(after.json).containEql({ mute: true, outputLevel: -20 });
-    });
-
-    it('refuses an unknown audio attribute or a bad value', async () => {
-      const token = await caller.login('general', 'general-secret');
-      const answer = await caller.call('PATCH', '/api/v1/audio', { token, body: { volume: 3, mute: 'yes' } });
-      answer.status.should.equal(400);
-      messagesOf(answer.json).should.eql(['Unsupported Attributes: volume.', 'Invalid value: mute.']);
-    });
-  });
 });

@@ -108,6 +108,56 @@ describe('simulator: command line', () => {
       });
     });
 
+    it('turns the device-state and variant flags into options', () => {
+      const parsed = parseCliArguments([
+        '--firmware-version=2.0.1-3',
+        '--bar-unplugged',
+        '--led-console=red,blinking',
+        '--led-network=yellow,solid',
+        '--usb=disconnected',
+        '--components=unknown',
+        '--usb-event=connected',
+        '--calibration-time=500',
+        '--volume-range=100',
+        '--volume-step=5',
+        '--write-answer=echo',
+        '--rate-limit=30',
+        '--rate-limit-status=409',
+        '--bodyless-events=/api/v1/network/configuration',
+        '--layout-zone-extras={"on":true}',
+      ]);
+      should(parsed).eql({
+        kind: 'run',
+        options: {
+          port: 8443,
+          firmwareVersion: '2.0.1-3',
+          barUnplugged: true,
+          leds: {
+            console: { colour: 'red', state: 'blinking' },
+            networkA: { colour: 'yellow', state: 'solid' },
+          },
+          usb: 'disconnected',
+          components: 'unknown',
+          usbEventForm: 'connected',
+          calibrationMs: 500,
+          volumeScale: { max: 100, step: 5 },
+          writeAnswer: 'echo',
+          rateLimitPerMinute: 30,
+          rateLimitStatus: 409,
+          bodylessEvents: ['/api/v1/network/configuration'],
+          layoutZoneExtras: { on: true },
+        },
+      });
+    });
+
+    it('names the profiles and makes the chosen one active', () => {
+      const parsed = parseCliArguments(['--profiles=Talk, Panel', '--active-profile=Panel']);
+      if (parsed.kind !== 'run') throw new Error(`not run: ${JSON.stringify(parsed)}`);
+      const profiles = parsed.options.profiles ?? [];
+      should(profiles.map((profile) => profile.name)).eql(['Talk', 'Panel']);
+      should(parsed.options.activeProfile).equal(profiles[1]?.profileId);
+    });
+
     it('turns the live-stream flags into options', () => {
       const parsed = parseCliArguments([
         '--talker=still',
@@ -146,6 +196,15 @@ describe('simulator: command line', () => {
       [['--vendor', 'Two Words'], /--vendor must be a word/],
       [['--enrollment-code', 'abc'], /--enrollment-code must look like/],
       [['extra'], /extra/],
+      [['--firmware-version', 'two'], /--firmware-version must be a version/],
+      [['--led-console', 'blue,solid'], /--led-console or --led-network must map/],
+      [['--usb', 'plugged'], /--usb must be one of connected, disconnected, unknown/],
+      [['--volume-range', '50'], /--volume-range and --volume-step must be/],
+      [['--write-answer', 'nothing'], /--write-answer must be empty-object, empty-body or echo/],
+      [['--rate-limit-status', '503'], /--rate-limit-status must be 429 or 409/],
+      [['--active-profile', 'Party'], /--active-profile must be one of Standard, Workshop, Lecture/],
+      [['--layout-zone-extras', 'on'], /--layout-zone-extras must be a JSON object/],
+      [['--profiles', 'A,B,C,D'], /--profiles must be at most 3/],
     ];
     for (const [argv, message] of badFlags) {
       it(`refuses ${argv.join(' ')} with a clear message`, () => {

@@ -168,4 +168,88 @@ describe('simulator: request log, counters and control endpoints', () => {
       (await caller.control('POST', 'state')).status.should.equal(405);
     });
   });
+
+  describe('stats()', () => {
+    it('counts every HTTP request and connection, controls included, in a snapshot', async () => {
+      const before = simulator.stats();
+      await caller.control('GET', 'state');
+      await caller.call('GET', '/api/v1/heartbeat', { bare: true });
+      const after = simulator.stats();
+      should(after.httpRequests - before.httpRequests).equal(2);
+      should(after.connections).be.above(0);
+      should(after.requestsByPath).eql({ '/api/v1/heartbeat': 1 });
+      await caller.call('GET', '/api/v1/heartbeat', { bare: true });
+      should(after.requestsByPath).eql({ '/api/v1/heartbeat': 1 }, 'a snapshot, not live');
+    });
+  });
+
+  describe('device controls over HTTP', () => {
+    it('unplugs a bar, sets an LED, USB and components, and answers the new state', async () => {
+      await caller.control('PUT', 'bar', { unplugged: true });
+      await caller.control('PUT', 'led', { led: 'networkA', colour: 'red', state: 'solid' });
+      await caller.control('PUT', 'usb', { status: 'disconnected', form: 'connected' });
+      const answer = await caller.control('PUT', 'components', { status: 'unknown' });
+      should(answer.status).equal(200);
+      should(answer.json).have.properties({
+        barUnplugged: true,
+        usb: 'disconnected',
+        usbEventForm: 'connected',
+        components: 'unknown',
+      });
+      should((answer.json as SimulatorState).leds.networkA).eql({ colour: 'red', state: 'solid' });
+    });
+
+    it('sets the firmware version, write answer, volume scale, calibration time and audio', async () => {
+      await caller.control('PUT', 'firmware-version', { firmwareVersion: '2.0.1' });
+      await caller.control('PUT', 'write-answer', { writeAnswer: 'echo' });
+      await caller.control('PUT', 'volume-scale', { max: 100, step: 5 });
+      await caller.control('PUT', 'calibration', { ms: 100 });
+      const answer = await caller.control('PUT', 'audio', { microphoneMute: true });
+      should(answer.json).have.properties({
+        firmwareVersion: '2.0.1',
+        writeAnswer: 'echo',
+        volumeScale: { max: 100, step: 5 },
+        calibrationMs: 100,
+      });
+      should((answer.json as SimulatorState).audio).have.property('microphoneMute', true);
+    });
+
+    it('replaces the profiles and switches the active one', async () => {
+      const profiles = [
+        { profileId: 'p-1', name: 'Talk' },
+        { profileId: 'p-2', name: 'Panel' },
+      ];
+      await caller.control('PUT', 'profiles', { profiles, active: 'p-1' });
+      const answer = await caller.control('POST', 'profiles/active', { profileId: 'p-2' });
+      should((answer.json as SimulatorState).profiles).eql([
+        { profileId: 'p-1', name: 'Talk', active: false },
+        { profileId: 'p-2', name: 'Panel', active: true },
+      ]);
+    });
+
+    for (const [name, path, body, message] of [
+      ['an unknown LED colour', 'led', { led: 'console', colour: 'blue', state: 'solid' }, /leds must map/],
+      [
+        'a firmware version that is not one',
+        'firmware-version',
+        { firmwareVersion: 'latest' },
+        /firmwareVersion must be a version/,
+      ],
+      ['a volume range of 50', 'volume-scale', { max: 50, step: 1 }, /volumeScale must be/],
+      ['an unknown profile id', 'profiles/active', { profileId: 'nope' }, /no profile has the id nope/],
+      ['an unknown audio field', 'audio', { mute: true }, /mute is not an audio field/],
+      ['a switcher field of the wrong type', 'camera-switcher', { enabled: 'yes' }, /enabled is not a field/],
+    ] as const) {
+      it(`answers 400 to ${name}`, async () => {
+        const answer = await caller.control(path.startsWith('profiles/') ? 'POST' : 'PUT', path, body);
+        should(answer.status).equal(400);
+        should(messagesOf(answer.json)[0]).match(message);
+      });
+    }
+
+    it('never puts the enrollment code in the state', async () => {
+      const answer = await caller.control('GET', 'state');
+      should(answer.text).not.containEql(simulator.enrollmentCode);
+    });
+  });
 });

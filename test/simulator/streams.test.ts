@@ -1,59 +1,8 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
 import should from 'should';
-import { Agent, request } from 'undici';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
 import { until } from '../support/wait';
-import { messagesOf, TestCaller } from './helpers';
-
-/** One open event stream read by a plain SSE parser, so the simulator is checked apart from the client. */
-interface OpenStream {
-  status: number;
-  contentType: string;
-  events: EventSourceMessage[];
-  retries: number[];
-  ended: Promise<void>;
-  close(): void;
-}
-
-async function openStream(
-  simulator: DeviceSimulator,
-  path: string,
-  options: { token?: string; accept?: string; vendor?: string } = {},
-): Promise<OpenStream> {
-  const agent = new Agent({ connect: { rejectUnauthorized: false } });
-  const vendor = options.vendor ?? 'Vendor';
-  const abort = new AbortController();
-  const headers: Record<string, string> = {
-    [`${vendor}-Client-Id`]: 'stream-tests',
-    [`${vendor}-Client-Version`]: '1.0.0',
-    accept: options.accept ?? 'text/event-stream',
-  };
-  if (options.token !== undefined) headers.authorization = `${vendor} ${options.token}`;
-  const answer = await request(`${simulator.url}${path}`, {
-    headers,
-    dispatcher: agent,
-    signal: abort.signal,
-  });
-  const events: EventSourceMessage[] = [];
-  const retries: number[] = [];
-  const parser = createParser({ onEvent: (event) => events.push(event), onRetry: (ms) => retries.push(ms) });
-  const ended = (async () => {
-    try {
-      for await (const chunk of answer.body) parser.feed((chunk as Buffer).toString('utf8'));
-    } catch {
-      // Aborted by close(), or dropped by the simulator: the test looks at what arrived.
-    }
-    await agent.close().catch(() => undefined);
-  })();
-  return {
-    status: answer.statusCode,
-    contentType: String(answer.headers['content-type'] ?? ''),
-    events,
-    retries,
-    ended,
-    close: () => abort.abort(),
-  };
-}
+import { messagesOf, type OpenStream, openStream, TestCaller } from './helpers';
 
 function dataOf(event: EventSourceMessage): Record<string, unknown> {
   return JSON.parse(event.data) as Record<string, unknown>;
