@@ -1,0 +1,59 @@
+/**
+ * The control and state model of issue 19: pure functions, no I/O of their own, no Node-RED. The control
+ * and state nodes (and the device connection's state cache) are built on these.
+ */
+export {
+  ACTION_GROUPS,
+  ACTION_VALUES,
+  CONTROL_ACTIONS,
+  type ControlActionName,
+  type ControlCommand,
+  isControlAction,
+  type MuteAction,
+  parseControlAction,
+  SOUND_LOCATION_ALGORITHMS,
+  type SoundLocationAlgorithm,
+  TOGGLE,
+  VOLUME_STEPS,
+  type VolumeDirection,
+} from './actions';
+export {
+  AUDIO_FIELD_NAMES,
+  AUDIO_FIELDS,
+  type AudioField,
+  type AudioFieldName,
+  type AudioFieldRule,
+  describeRule,
+  isAudioFieldName,
+} from './audio-fields';
+export { changedFields } from './changes';
+export { CONTROL_ERROR_CODES, type ControlErrorCode, controlError } from './errors';
+export { applyChangeEvent, type EventOutcome } from './events';
+export { compareFirmware, type FirmwareVersion, formatFirmware, parseFirmwareVersion } from './firmware';
+export { activeProfile, findProfile, profileNotFound, type RoomProfile, readProfiles } from './profiles';
+export { classifyRefusal, type RefusalContext, refusesResource } from './refusals';
+export { type ControlResult, type ControlRunOptions, runControlAction } from './runner';
+export { SECRET_FIELDS, withoutSecrets } from './secrets';
+export { type CachedGroup, type ControlStateCache, MemoryStateCache } from './state-cache';
+export {
+  GROUP_RESOURCES,
+  type GroupState,
+  groupFromBody,
+  groupOfResource,
+  isStateGroupName,
+  RESYNC_GROUPS,
+  STATE_GROUPS,
+  type StateGroupName,
+  type StateGroups,
+  switchingFromLayout,
+} from './state-groups';
+export { stateSummary } from './summary';
+export {
+  CAMERA_INPUT_PORTS,
+  type CameraInputPort,
+  mergeSwitchingDefaults,
+  SWITCHING_DEFAULTS_KEYS,
+  type SwitchingDefaultsKey,
+  validateSwitchingDefaults,
+} from './switching-defaults';
+export { firmwareProblem, validateAudioWrite } from './validate';

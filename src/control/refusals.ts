@@ -1,0 +1,81 @@
+/**
+ * What a device's refusal of a control action means (device-control.md 4.1, issue 19 item 2). The client
+ * has already turned the answer into a DeviceError with the status and the device's message, read from
+ * either body shape (the `errors` list or problem details); here it gets the code a flow can act on.
+ */
+import { DeviceError } from '../errors';
+import type { ControlCommand } from './actions';
+import { controlError, httpDetails } from './errors';
+import { profileNotFound } from './profiles';
+import type { GroupState } from './state-groups';
+
+export interface RefusalContext {
+  /** The command the device refused. */
+  readonly command: ControlCommand;
+  /** The profiles as last read, to list the names that exist when a profile is not found. */
+  readonly profiles?: GroupState;
+}
+
+const FIRMWARE_PATTERN = /Firmware version is\s*([<>])\s*(\d+(?:\.\d+)*)/i;
+const FIELD_PATTERN = /Unsupported Attributes:\s*([A-Za-z0-9_]+)/i;
+const UNSUPPORTED_DEVICE_PATTERN = /unsupported device type/i;
+
+function said(error: DeviceError): string {
+  return error.deviceMessage === undefined ? `HTTP ${error.statusCode}` : error.deviceMessage;
+}
+
+function firmwareRefusal(error: DeviceError, command: ControlCommand): DeviceError | undefined {
+  const match = FIRMWARE_PATTERN.exec(error.deviceMessage ?? '');
+  if (match === null) return undefined;
+  const [, direction, version] = match;
+  const subject = FIELD_PATTERN.exec(error.deviceMessage ?? '')?.[1] ?? command.action;
+  const message =
+    direction === '<'
+      ? `${subject} needs firmware ${version} or later (device said: ${said(error)})`
+      : `${subject} exists only up to firmware ${version} (device said: ${said(error)})`;
+  return controlError('UNSUPPORTED_FIRMWARE', message, httpDetails(error));
+}
+
+/**
+ * The error to report for a refused command: UNSUPPORTED_FIRMWARE, UNSUPPORTED_MODEL, NOT_FOUND (a
+ * profile, listing those that exist), DEVICE_BUSY (calibrate with a bar unplugged) or INVALID_INPUT with
+ * the device's message. Anything else (rate limiting, network, auth) is returned as it came.
+ */
+export function classifyRefusal(error: unknown, context: RefusalContext): unknown {
+  if (!(error instanceof DeviceError) || error.code === 'RATE_LIMITED') return error;
+  const { command } = context;
+  const details = httpDetails(error);
+  if (error.statusCode === 400) {
+    return (
+      firmwareRefusal(error, command) ??
+      controlError('INVALID_INPUT', `The device refused ${command.action}: ${said(error)}`, details)
+    );
+  }
+  if (error.statusCode === 409 && UNSUPPORTED_DEVICE_PATTERN.test(error.deviceMessage ?? '')) {
+    return controlError(
+      'UNSUPPORTED_MODEL',
+      `This device model does not support ${command.action} (device said: ${said(error)})`,
+      details,
+    );
+  }
+  if (error.statusCode === 409 && command.action === 'calibrate') {
+    return controlError('DEVICE_BUSY', `The device cannot calibrate now: ${said(error)}`, details);
+  }
+  if (error.statusCode === 404 && command.action === 'profile') {
+    const notFound = profileNotFound(command.value, context.profiles);
+    return controlError('NOT_FOUND', `${notFound.message} (device said: ${said(error)})`, details);
+  }
+  return error;
+}
+
+/**
+ * Whether a failed GET means the device does not have the resource (404, or 409 such as profiles on a
+ * model 310), so that it is not asked for it again until a redeploy. Rate limiting is not such a refusal.
+ */
+export function refusesResource(error: unknown): boolean {
+  return (
+    error instanceof DeviceError &&
+    error.code !== 'RATE_LIMITED' &&
+    (error.statusCode === 404 || error.statusCode === 409)
+  );
+}
