@@ -3,6 +3,8 @@ export {
   type ActiveZoneOptions,
   ActiveZoneTracker,
   ANY_ZONE_TYPE,
+  MIN_RELEASE_MS,
+  READING_INTERVAL_MS,
   type TimedReading,
 } from './active-zone';
 export { CAMERA_INPUT_FIELD, type CameraInput, readCameraInputs, withCameraInputs } from './camera-inputs';
