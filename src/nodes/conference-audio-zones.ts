@@ -106,7 +106,7 @@ export = (RED: NodeAPI) => {
       }
       const msg = base as NodeMessage & Record<string, unknown>;
       if (mode === 'changes') {
-        const changes = tracker.update(read.zones);
+        const changes = tracker.update(read.zones, read.source);
         if (!changes) return [];
         msg.payload = changes;
       } else if (mode === 'map') {

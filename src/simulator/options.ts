@@ -24,6 +24,10 @@ export function validateOptions(options: SimulatorOptions): void {
   if (options.layoutSpelling !== undefined && !isLayoutSpelling(options.layoutSpelling)) {
     throw new TypeError(`layoutSpelling must be one of ${LAYOUT_SPELLINGS.join(', ')}`);
   }
+  const extra = options.layoutZoneFields;
+  if (extra !== undefined && (typeof extra !== 'object' || extra === null || Array.isArray(extra))) {
+    throw new TypeError('layoutZoneFields must be an object of fields');
+  }
   if (options.errorFormat !== undefined && !isErrorFormat(options.errorFormat)) {
     throw new TypeError('errorFormat must be errors or problem-details');
   }

@@ -71,6 +71,7 @@ export class DeviceSimulator implements SimulatorControls {
   private model: SimulatorModel;
   private firmware: SimulatorFirmware;
   private layoutSpelling: LayoutSpelling;
+  private readonly layoutZoneFields: Record<string, unknown>;
   private errorFormat: ErrorFormat;
   private answerEncoding: AnswerEncoding;
   private rateLimitStatus: 429 | 409;
@@ -107,6 +108,7 @@ export class DeviceSimulator implements SimulatorControls {
     this.model = options.model ?? '410';
     this.firmware = options.firmware ?? 'classic';
     this.layoutSpelling = options.layoutSpelling ?? 'spec';
+    this.layoutZoneFields = options.layoutZoneFields ?? {};
     this.errorFormat = options.errorFormat ?? 'errors';
     this.answerEncoding = options.answerEncoding ?? 'plain';
     this.rateLimitStatus = options.rateLimitStatus ?? 429;
@@ -703,7 +705,12 @@ export class DeviceSimulator implements SimulatorControls {
         point2: { x: SAMPLE_ROOM.maxX, y: SAMPLE_ROOM.maxY },
       },
       devices: [{ model: this.model, role: 'primary', position: { x: 0, y: 0, z: 2700 } }],
-      zones: spellZones(this.zones, spelling),
+      zones: spellZones(
+        Array.isArray(this.zones)
+          ? this.zones.map((zone: unknown) => (isRecord(zone) ? { ...zone, ...this.layoutZoneFields } : zone))
+          : this.zones,
+        spelling,
+      ),
       // Firmware that moved the zones into the layout carries the camera switcher's map beside them.
       ...(this.firmware === 'layout' ? cameraInputMap(this.zones, spelling) : {}),
     };

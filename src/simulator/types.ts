@@ -39,6 +39,11 @@ export interface SimulatorOptions {
   firmware?: SimulatorFirmware;
   /** Default 'spec'. */
   layoutSpelling?: LayoutSpelling;
+  /**
+   * Fields every zone carries in `/api/v1/room/layout` (and its change events) but not at
+   * `/api/v1/room/zones`, as the public example layout's `on: true`. Default none.
+   */
+  layoutZoneFields?: Record<string, unknown>;
   /** Per client (remote address + client id), sliding window of one minute. Default 600. */
   rateLimitPerMinute?: number;
   /** Status of a rate-limited answer. Default 429 (one documentation page says 409). */

@@ -408,3 +408,30 @@ describe('room zones node (conference-audio-zones)', () => {
     });
   });
 });
+
+describe('room zones node on a device whose layout carries fields the zones endpoint does not', () => {
+  let sim: DeviceSimulator;
+
+  useSimulator({ layoutZoneFields: { on: true } }, (started) => {
+    sim = started;
+  });
+
+  it('in changes mode stays quiet when a layout event repeats the zones it read from the zones endpoint', async () => {
+    await helper.load(nodeModules(), [
+      tab,
+      deviceConfig(sim),
+      zonesNode({ output: 'changes', onStart: true }),
+      outNode,
+    ]);
+    const out = counter(helper.getNode('out'));
+    await until(() => out.count === 1 && sim.openStreams === 1, 'the first read and the change stream');
+    // The same zones, announced in the layout's spelling (each with `on: true`), then a real change.
+    sim.setZones(sampleZones());
+    sim.setZones(sampleZones().slice(1));
+    await until(() => out.count >= 2, 'the next announcement');
+    const change = out.messages[1]?.payload as { removed: unknown[]; changed: unknown[]; added: unknown[] };
+    should(change.removed).have.length(1);
+    should(change.changed).have.length(0);
+    should(change.added).have.length(0);
+  });
+});
