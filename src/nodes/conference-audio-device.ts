@@ -10,6 +10,7 @@ import { type CertificateTrust, CertificateTrustStore, persistentStoreName } fro
 import {
   connectedWithVendorHint,
   connectionStatus,
+  faultStatus,
   invalidConfigStatus,
   type StatusView,
   statusMessage,
@@ -60,8 +61,8 @@ interface DeviceConfigNode extends Node<DeviceCredentials>, DeviceConnection {
 export = (RED: NodeAPI) => {
   const t = (key: string, params?: Record<string, string | number>) =>
     RED._(`conference-audio-device.${key}`, params);
-  // A catalogue key, which the editor translates into its own language (lib/status.ts).
-  const statusOf = (view: StatusView): NodeStatus => statusMessage('conference-audio-device', view);
+  // In the runtime's language: a Status node or a dashboard reads this text (lib/status.ts).
+  const statusOf = (view: StatusView): NodeStatus => statusMessage(t, view);
 
   function streamIdleTimeoutMs(): number {
     const configured: unknown = (RED.settings as unknown as Record<string, unknown>)
@@ -178,6 +179,7 @@ export = (RED: NodeAPI) => {
       return streams.subscribe(kind, subscriber);
     };
     this.streamStatus = (condition) => statusOf(streamStatus(condition));
+    this.faultStatus = (code) => statusOf(faultStatus(code));
     this.readZones = () => zonesCache.get();
     /** Zones announced by the change stream, to the cache and to every watcher. */
     const announceZones = (zones: ZoneReadResult | undefined) => {

@@ -1,10 +1,12 @@
-import type { NodeAPI, NodeDef, NodeMessage } from 'node-red';
-import { type LiveEventChoice, readLiveEvents, readNonNegative } from './lib/node-settings';
+import type { NodeAPI, NodeDef, NodeMessage, NodeStatus } from 'node-red';
+import { CoalescedStatus } from './lib/coalesced-status';
+import { type LiveEventChoice, MAX_EVENT_RATE, readLiveEvents, readNonNegative } from './lib/node-settings';
 import { RateWindow } from './lib/rate-window';
-import { statusText } from './lib/status';
+import { RepeatGate } from './lib/repeat-gate';
 import { DATA_EVENT_NAMES, type StreamCondition, type StreamEvent, type StreamKind } from './lib/stream-hub';
 import { streamErrorReporter, worstCondition } from './lib/stream-status';
 import { subscribeAfterDeploy } from './lib/subscribe-after-deploy';
+import { joinTopic, topicNameGuard } from './lib/topic';
 import { type DeviceUser, useDevice } from './shared/device';
 import { errorLocaliser, toNodeError } from './shared/errors';
 
@@ -18,10 +20,13 @@ interface EventsDef extends NodeDef {
 /** soundLocation messages a second by default: plenty for a dashboard, a fifth of a flow's worth. */
 const DEFAULT_RATE = 5;
 
+/** A device error event, `error (<event name>)`: passed on at most once a second per name. */
+const ERROR_EVENT = /^error \((.*)\)$/;
+
 /** Which of the data stream's events (and their error events) a node passes on. */
 function dataEventFilter(chosen: readonly LiveEventChoice[]): (name: string) => boolean {
   const names = new Set<string>(DATA_EVENT_NAMES.filter((name) => chosen.includes(name)));
-  return (name) => names.has(name) || names.has(/^error \((.*)\)$/.exec(name)?.[1] ?? '');
+  return (name) => names.has(name) || names.has(ERROR_EVENT.exec(name)?.[1] ?? '');
 }
 
 const TYPE = 'conference-audio-events';
@@ -36,19 +41,33 @@ export = (RED: NodeAPI) => {
     const events = readLiveEvents(def.events);
     if (!events.ok) node.warn(t('errors.events', { reason: events.reason }));
     const chosen = events.ok ? events.value : events.fallback;
-    const rate = readNonNegative(def.rate, DEFAULT_RATE, 'Rate');
+    const rate = readNonNegative(def.rate, DEFAULT_RATE, 'Rate', MAX_EVENT_RATE);
     if (!rate.ok) node.warn(t('errors.rate', { reason: rate.reason }));
     const limiter = new RateWindow(rate.ok ? rate.value : rate.fallback);
     const passesData = dataEventFilter(chosen);
     const configuredTopic = typeof def.topic === 'string' ? def.topic.trim() : '';
 
+    const repeatedErrors = new RepeatGate();
+    const status = new CoalescedStatus<NodeStatus>((shown) => node.status(shown));
+    node.on('close', () => status.close());
+    const safeName = topicNameGuard(
+      (original, safe) =>
+        node.warn(
+          t('errors.topicName', {
+            name: JSON.stringify(original.slice(0, 60)),
+            length: original.length,
+            safe: JSON.stringify(safe.slice(0, 60)),
+          }),
+        ),
+      () => node.warn(t('errors.topicNamesMore')),
+    );
+
     const conditions = new Map<StreamKind, StreamCondition>();
-    let shown: StreamCondition | undefined;
     // The streams' condition is the status; the request connection's is not (it may sit idle).
-    node.onDeviceStatus = (status, state) => {
-      if (state === 'invalid') node.status(status);
+    node.onDeviceStatus = (shown, state) => {
+      if (state === 'invalid') status.set(shown);
     };
-    const device = useDevice(RED, node, def.device, statusText(TYPE, 'status.noDevice'));
+    const device = useDevice(RED, node, def.device, t('status.noDevice'));
     if (!device) return;
     const topicBase = configuredTopic !== '' ? configuredTopic : device.displayName;
 
@@ -68,18 +87,17 @@ export = (RED: NodeAPI) => {
     function showCondition(condition: StreamCondition, kind: StreamKind) {
       reportError(condition, kind);
       conditions.set(kind, condition);
-      const worst = worstCondition(conditions);
-      if (shown !== undefined && JSON.stringify(shown) === JSON.stringify(worst)) return;
-      shown = worst;
-      node.status(device?.streamStatus(worst) ?? {});
+      if (device) status.set(device.streamStatus(worstCondition(conditions)));
     }
 
     function forward(event: StreamEvent) {
+      if (ERROR_EVENT.test(event.event) && !repeatedErrors.admit(event.event, event.receivedAt)) return;
       const msg: NodeMessage & { event: string } = {
         event: event.event,
         // Every node of the device gets the same event: a copy each, so one flow's edits stay its own.
         payload: structuredClone(event.data),
-        topic: `${topicBase}/${event.event}`,
+        // The name as the device sent it is msg.event; the topic takes only what a broker accepts.
+        topic: joinTopic(topicBase, safeName(event.event)),
       };
       node.send(msg);
     }

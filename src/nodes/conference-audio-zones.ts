@@ -5,8 +5,9 @@ import { renderZoneMap } from '../zones';
 import type { ZoneReadResult } from '../zones/types';
 import { Poller } from './lib/poller';
 import { SingleFlight } from './lib/single-flight';
-import { clockTime, statusText } from './lib/status';
-import { arrayParts, ZoneChangeTracker, zonesWithGeometry, zoneTopic } from './lib/zone-messages';
+import { clockTime } from './lib/status';
+import { joinTopic, topicNameGuard } from './lib/topic';
+import { arrayParts, ZoneChangeTracker, zonesWithGeometry } from './lib/zone-messages';
 import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
 import { errorCode, errorLocaliser, toNodeError } from './shared/errors';
 
@@ -33,8 +34,7 @@ const MIN_INTERVAL_SECONDS = 5;
 type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 
 export = (RED: NodeAPI) => {
-  const t = (key: string, params?: Record<string, string | number>) =>
-    RED._(`conference-audio-zones.${key}`, params);
+  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
   const localise = errorLocaliser(RED);
   const nodeError = (error: unknown) => toNodeError(error, localise);
 
@@ -52,6 +52,17 @@ export = (RED: NodeAPI) => {
     const mode: OutputMode = OUTPUT_MODES.find((known) => known === def.output) ?? 'all';
     const baseTopic = typeof def.topic === 'string' ? def.topic : 'zones';
     const tracker = new ZoneChangeTracker();
+    const safeName = topicNameGuard(
+      (original, safe) =>
+        node.warn(
+          t('errors.topicName', {
+            name: JSON.stringify(original.slice(0, 60)),
+            length: original.length,
+            safe: JSON.stringify(safe.slice(0, 60)),
+          }),
+        ),
+      () => node.warn(t('errors.topicNamesMore')),
+    );
     let closed = false;
     let lastRead: { count: number; at: Date } | undefined;
     let lastErrorCode: string | undefined;
@@ -69,11 +80,7 @@ export = (RED: NodeAPI) => {
       // same text again cost a sixth of a read's latency (bench/overhead.ts) and told nobody anything.
       const shown = `${lastRead.count} ${time}`;
       if (shown === shownRead) return;
-      node.status({
-        fill: 'green',
-        shape: 'dot',
-        text: statusText(TYPE, 'status.read', { count: lastRead.count, time }),
-      });
+      node.status({ fill: 'green', shape: 'dot', text: t('status.read', { count: lastRead.count, time }) });
       shownRead = shown;
     };
     node.onDeviceStatus = (status: NodeStatus, state: ConnectionState | 'invalid') => {
@@ -82,7 +89,7 @@ export = (RED: NodeAPI) => {
       else showStatus(status);
     };
 
-    const device = useDevice(RED, node, def.device, statusText(TYPE, 'status.noDevice'));
+    const device = useDevice(RED, node, def.device, t('status.noDevice'));
     const reader = new SingleFlight<ZoneReadResult>(async () => {
       if (!device) throw noDeviceError();
       return device.getClient().readRoomZones();
@@ -98,7 +105,8 @@ export = (RED: NodeAPI) => {
         return zones.map((zone, index) => {
           const msg = RED.util.cloneMessage(base) as NodeMessage & Record<string, unknown>;
           msg.payload = zone;
-          msg.topic = zoneTopic(topic, zone);
+          // `<topic>/<zone id>`, the id made one safe topic level.
+          msg.topic = joinTopic(topic, safeName(zone.id, { oneLevel: true }));
           msg.parts = arrayParts(groupId, index, zones.length, outer);
           msg.source = read.source;
           return msg;
@@ -135,11 +143,9 @@ export = (RED: NodeAPI) => {
     }
 
     function recordFailure(error: unknown) {
-      showStatus({
-        fill: 'red',
-        shape: 'ring',
-        text: statusText(TYPE, 'status.error', { code: errorCode(error) }),
-      });
+      const code = errorCode(error);
+      // In the device node's words for the fault; without a device, "no device" stays.
+      if (device) showStatus(device.faultStatus(code));
     }
 
     /**

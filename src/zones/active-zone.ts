@@ -44,6 +44,18 @@ export const READING_INTERVAL_MS = 200;
  */
 export const MIN_RELEASE_MS = 2.5 * READING_INTERVAL_MS;
 
+/** Whether `zone` counts for a tracker of `zoneType` (`any`, or one of its types, case aside). */
+export function hasZoneType(zone: Zone, zoneType: string): boolean {
+  const wanted = zoneType.toLowerCase();
+  if (wanted === ANY_ZONE_TYPE) return true;
+  return zone.types.some((type) => type.toLowerCase() === wanted);
+}
+
+/** The zone types `zones` carry, each once, in the order first seen: for a user who chose none of them. */
+export function zoneTypesOf(zones: readonly Zone[]): string[] {
+  return [...new Set(zones.flatMap((zone) => zone.types))];
+}
+
 export class ActiveZoneTracker<Z extends Zone = Zone> {
   readonly #options: ActiveZoneOptions;
   #zones: Z[] = [];
@@ -150,9 +162,7 @@ export class ActiveZoneTracker<Z extends Zone = Zone> {
   }
 
   #matchesType(zone: Z): boolean {
-    const wanted = this.#options.zoneType.toLowerCase();
-    if (wanted === ANY_ZONE_TYPE) return true;
-    return zone.types.some((type) => type.toLowerCase() === wanted);
+    return hasZoneType(zone, this.#options.zoneType);
   }
 
   /**

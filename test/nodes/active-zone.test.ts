@@ -199,7 +199,7 @@ describe('active zone node (conference-audio-active-zone)', () => {
     const failed = counter(helper.getNode('failed'));
     const status = statusWhere(
       helper.getNode('n-active'),
-      (shown) => shown.text === 'zones: UNSUPPORTED_MODEL',
+      (shown) => shown.text === 'failed: UNSUPPORTED_MODEL',
     );
     await until(() => failed.count === 1, 'the error at the Catch node');
     should((failed.messages[0]?.error as { code?: string } | undefined)?.code).equal('UNSUPPORTED_MODEL');

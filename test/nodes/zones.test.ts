@@ -330,7 +330,7 @@ describe('room zones node (conference-audio-zones)', () => {
     const ok = counter(helper.getNode('ok'));
     const out = counter(helper.getNode('out'));
     const zones = helper.getNode('n-zones');
-    const status = statusWhere(zones, (s) => s.text === 'UNSUPPORTED_MODEL');
+    const status = statusWhere(zones, (s) => s.text === 'failed: UNSUPPORTED_MODEL');
     zones.receive({ payload: 1, _msgid: 'a' });
     zones.receive({ payload: 2, _msgid: 'b' });
     await until(() => failed.count === 2, 'two caught errors');

@@ -29,11 +29,6 @@ export function arrayParts(id: string, index: number, count: number, outer?: unk
   return parts;
 }
 
-/** Topic of one zone's message in `each` mode: `<topic>/<zone id>`. */
-export function zoneTopic(base: string, zone: Zone): string {
-  return base === '' ? zone.id : `${base}/${zone.id}`;
-}
-
 function changeWithGeometry(change: ZoneChange): ZoneChangesPayload['changed'][number] {
   return { id: change.id, before: withGeometry(change.before), after: withGeometry(change.after) };
 }

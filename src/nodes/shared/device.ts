@@ -20,7 +20,7 @@ export interface DeviceConnection {
   deregister(user: DeviceUser, done: () => void): void;
   /** The shared client; throws the DeviceError INVALID_CONFIG when the config node's settings are invalid. */
   getClient(): DeviceClient;
-  /** The status that currently describes the connection (its text a catalogue key: lib/status.ts). */
+  /** The status that currently describes the connection, in the runtime's language. */
   readonly connectionStatus: NodeStatus;
   /** The config node's name, or its host when it has none: the default topic of live events. */
   readonly displayName: string;
@@ -31,6 +31,8 @@ export interface DeviceConnection {
   subscribeStream(kind: StreamKind, subscriber: StreamSubscriber): () => void;
   /** A stream condition as node status, in the user's language. */
   streamStatus(condition: StreamCondition): NodeStatus;
+  /** A failed request's or read's error code as node status, in the device node's words for that fault. */
+  faultStatus(code: string): NodeStatus;
   /** The room's zones (with camera inputs where the layout maps them), through the config node's cache. */
   readZones(): Promise<ZoneReadResult>;
   /**
