@@ -161,6 +161,21 @@ describe('room zones node (conference-audio-zones)', () => {
     should((rebuilt.payload as Array<{ id: string }>).map((z) => z.id)).eql(ids);
   });
 
+  it('in each mode makes a zone id with a NUL, a wildcard or a slash one safe topic level, warning once', async () => {
+    sim.setZones([zone('desk\u0000#/1', 'Desk', 0)]);
+    await helper.load(nodeModules(), [tab, deviceConfig(sim), zonesNode({ output: 'each' }), outNode]);
+    const out = counter(helper.getNode('out'));
+    const zonesNodeUnderTest = helper.getNode('n-zones');
+    zonesNodeUnderTest.receive({});
+    zonesNodeUnderTest.receive({});
+    await until(() => out.count === 2, 'two reads');
+    should(out.messages.map((msg) => msg.topic)).eql(['zones/desk__1', 'zones/desk__1']);
+    const warnings = (zonesNodeUnderTest.warn as unknown as { getCalls(): { args: unknown[] }[] })
+      .getCalls()
+      .map((call) => String(call.args[0]));
+    should(warnings.filter((text) => text.includes('desk'))).have.length(1);
+  });
+
   it('in changes mode reports all zones as added first, then only real changes', async () => {
     await helper.load(nodeModules(completeModule, catchModule), [
       tab,
