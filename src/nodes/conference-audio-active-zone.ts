@@ -13,6 +13,7 @@ import {
 import type { ZoneReadResult, ZoneWithGeometry } from '../zones/types';
 import { CoalescedStatus } from './lib/coalesced-status';
 import { readNonNegative } from './lib/node-settings';
+import { withNote } from './lib/status';
 import type { StreamCondition } from './lib/stream-hub';
 import { streamErrorReporter } from './lib/stream-status';
 import { subscribeAfterDeploy } from './lib/subscribe-after-deploy';
@@ -92,22 +93,27 @@ export = (RED: NodeAPI) => {
     const device = useDevice(RED, node, def.device, t('status.noDevice'));
     const topicBase = configuredTopic !== '' ? configuredTopic : (device?.displayName ?? '');
 
+    /** Data events the stream dropped (over the size cap): logged the first time, counted in the status. */
+    let dropped = 0;
+    const show = (shown: NodeStatus) =>
+      status.set(withNote(shown, dropped === 0 ? undefined : t('status.dropped', { count: dropped })));
+
     function showStatus() {
       if (!device) return;
       if (lastZonesError !== undefined) {
-        status.set(device.faultStatus(lastZonesError));
+        show(device.faultStatus(lastZonesError));
         return;
       }
       if (condition.state !== 'streaming') {
-        status.set(device.streamStatus(condition));
+        show(device.streamStatus(condition));
         return;
       }
       if (typesWithoutChosen !== undefined) {
-        status.set({ fill: 'yellow', shape: 'ring', text: t('status.noZoneOfType', { type: zoneType }) });
+        show({ fill: 'yellow', shape: 'ring', text: t('status.noZoneOfType', { type: zoneType }) });
         return;
       }
       const zone = tracker.current.zone;
-      status.set(
+      show(
         zone === null
           ? { fill: 'grey', shape: 'dot', text: t('status.none') }
           : { fill: 'green', shape: 'dot', text: zone.label !== '' ? zone.label : zone.id },
@@ -228,6 +234,11 @@ export = (RED: NodeAPI) => {
               if (location === undefined) return;
               announce(tracker.observe({ at: event.receivedAt, location }));
               scheduleRelease();
+            },
+            onWarning: (warning) => {
+              dropped++;
+              if (dropped === 1) node.warn(toNodeError(warning, localise).message);
+              showStatus();
             },
             onCondition: (next) => {
               reportStreamError(next);

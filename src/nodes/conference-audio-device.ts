@@ -194,6 +194,8 @@ export = (RED: NodeAPI) => {
         onEvent: (event) => {
           if (isZonesChange(event.event)) announceZones(zonesFromChange(event.event, event.data));
         },
+        // A dropped event (over the size cap) may have been the layout: read the zones.
+        onWarning: () => announceZones(undefined),
         onCondition: (condition) => {
           // Changes made while the stream was down were never announced: read the zones once it is back.
           if (condition.state !== 'streaming') {

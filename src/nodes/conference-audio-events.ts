@@ -1,8 +1,10 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeStatus } from 'node-red';
+import type { DeviceError } from '../errors';
 import { CoalescedStatus } from './lib/coalesced-status';
 import { type LiveEventChoice, MAX_EVENT_RATE, readLiveEvents, readNonNegative } from './lib/node-settings';
 import { RateWindow } from './lib/rate-window';
 import { RepeatGate } from './lib/repeat-gate';
+import { withNote } from './lib/status';
 import { DATA_EVENT_NAMES, type StreamCondition, type StreamEvent, type StreamKind } from './lib/stream-hub';
 import { streamErrorReporter, worstCondition } from './lib/stream-status';
 import { subscribeAfterDeploy } from './lib/subscribe-after-deploy';
@@ -84,10 +86,23 @@ export = (RED: NodeAPI) => {
       reporter(condition);
     };
 
+    /** Events the streams dropped (over the size cap): logged the first time, counted in the status. */
+    let dropped = 0;
+    const showStreams = () => {
+      const note = dropped === 0 ? undefined : t('status.dropped', { count: dropped });
+      if (device) status.set(withNote(device.streamStatus(worstCondition(conditions)), note));
+    };
+
     function showCondition(condition: StreamCondition, kind: StreamKind) {
       reportError(condition, kind);
       conditions.set(kind, condition);
-      if (device) status.set(device.streamStatus(worstCondition(conditions)));
+      showStreams();
+    }
+
+    function countDropped(warning: DeviceError) {
+      dropped++;
+      if (dropped === 1) node.warn(toNodeError(warning, localise).message);
+      showStreams();
     }
 
     function forward(event: StreamEvent) {
@@ -116,11 +131,18 @@ export = (RED: NodeAPI) => {
                   forward(event);
                 },
                 onCondition: showCondition,
+                onWarning: countDropped,
               }),
             );
           }
           if (chosen.includes('changes')) {
-            keep(device.subscribeStream('changes', { onEvent: forward, onCondition: showCondition }));
+            keep(
+              device.subscribeStream('changes', {
+                onEvent: forward,
+                onCondition: showCondition,
+                onWarning: countDropped,
+              }),
+            );
           }
         },
         (error) => node.error(toNodeError(error, localise), { topic: topicBase }),

@@ -261,4 +261,21 @@ describe('device events node (conference-audio-events)', () => {
     await load([eventsNodeDef('n-events', 'out', { rate: '0x10' }), outNode]);
     should(warningsOf('n-events').some((text) => /Rate: .*decimal.*0x10/.test(text))).be.true();
   });
+
+  it('logs an event over the 64 KiB cap once and counts the dropped ones in its status', async () => {
+    await load([eventsNodeDef('n-events', 'out', { events: ['changes'] }), outNode]);
+    const out = counter(helper.getNode('out'));
+    await until(() => sim.openStreams === 1, 'the change stream');
+    const huge = { filler: 'x'.repeat(70 * 1024) };
+    const counted = statusWhere(helper.getNode('n-events'), (status) =>
+      /2 events too large, dropped/.test(String(status.text)),
+    );
+    sim.emitChange('bigThing', huge);
+    sim.emitChange('bigThing', huge);
+    sim.emitChange('smallThing', {});
+    await until(() => out.count >= 1, 'the small event after the big ones');
+    await counted;
+    should(out.messages.map((msg) => msg.event)).eql(['smallThing']);
+    should(warningsOf('n-events').filter((text) => /larger than/.test(text))).have.length(1);
+  });
 });

@@ -253,6 +253,22 @@ describe('room zones node (conference-audio-zones)', () => {
     await until(() => reads() > readsBefore, 'a read after the partial announcement');
   });
 
+  it('in changes mode reads the zones when the change stream dropped an event over the size cap', async () => {
+    await helper.load(nodeModules(), [
+      tab,
+      deviceConfig(sim),
+      zonesNode({ output: 'changes', onStart: true }),
+      outNode,
+    ]);
+    const out = counter(helper.getNode('out'));
+    await until(() => out.count === 1 && sim.openStreams === 1, 'the first read and the change stream');
+    const reads = () => sim.requests.filter((request) => request.path === ZONES_PATH).length;
+    const readsBefore = reads();
+    // It may have been the layout: the zones are read.
+    sim.emitChange('/api/v1/room/layout', { zones: [], filler: 'x'.repeat(70 * 1024) });
+    await until(() => reads() > readsBefore, 'a read after the dropped event');
+  });
+
   it('in changes mode reads the zones again when the change stream is back after a drop', async () => {
     await helper.load(nodeModules(), [
       tab,

@@ -79,6 +79,15 @@ export function invalidConfigStatus(): StatusView {
   return faultStatus('INVALID_CONFIG');
 }
 
+/** `status` with `note` after its text ("streaming · 2 events too large, dropped"); unchanged without one. */
+export function withNote<S extends { text?: string }>(status: S, note: string | undefined): S {
+  if (note === undefined) return status;
+  return {
+    ...status,
+    text: status.text === undefined || status.text === '' ? note : `${status.text} · ${note}`,
+  };
+}
+
 /** `14:02:07` in the runtime's local time: short enough for a status line. */
 export function clockTime(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');

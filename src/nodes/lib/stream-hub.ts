@@ -11,6 +11,8 @@ import type { DeviceError } from '../../errors';
 export interface LiveStream {
   on(name: 'event', listener: (event: StreamEvent) => void): unknown;
   on(name: 'state', listener: (state: LiveStreamState, detail: LiveStreamStateDetail) => void): unknown;
+  /** Something was skipped and the stream goes on (an event over the size cap). */
+  on(name: 'warning', listener: (warning: DeviceError) => void): unknown;
   removeAllListeners(): unknown;
   start(): void;
   close(): Promise<void>;
@@ -51,6 +53,8 @@ export type StreamCondition =
 export interface StreamSubscriber {
   onEvent(event: StreamEvent): void;
   onCondition?(condition: StreamCondition, kind: StreamKind): void;
+  /** The stream skipped something (an event over the size cap) and goes on. */
+  onWarning?(warning: DeviceError, kind: StreamKind): void;
 }
 
 /** The device answers `error (soundLocation)` with 503 while the microphone is muted; the stream goes on. */
@@ -74,6 +78,9 @@ class SharedStream {
   ) {
     stream.on('event', (event) => this.#onEvent(event));
     stream.on('state', (state, detail) => this.#onState(state, detail));
+    stream.on('warning', (warning) => {
+      for (const subscriber of this.subscribers) subscriber.onWarning?.(warning, kind);
+    });
   }
 
   get condition(): StreamCondition {
