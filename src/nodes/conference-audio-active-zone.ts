@@ -17,7 +17,7 @@ import { withNote } from './lib/status';
 import type { StreamCondition } from './lib/stream-hub';
 import { streamErrorReporter } from './lib/stream-status';
 import { subscribeAfterDeploy } from './lib/subscribe-after-deploy';
-import { joinTopic, topicNameGuard } from './lib/topic';
+import { joinTopic, nodeTopicNames } from './lib/topic';
 import { type DeviceUser, useDevice } from './shared/device';
 import { errorCode, errorLocaliser, toNodeError } from './shared/errors';
 
@@ -65,17 +65,7 @@ export = (RED: NodeAPI) => {
     });
     const status = new CoalescedStatus<NodeStatus>((shown) => node.status(shown));
     node.on('close', () => status.close());
-    const safeName = topicNameGuard(
-      (original, safe) =>
-        node.warn(
-          t('errors.topicName', {
-            name: JSON.stringify(original.slice(0, 60)),
-            length: original.length,
-            safe: JSON.stringify(safe.slice(0, 60)),
-          }),
-        ),
-      () => node.warn(t('errors.topicNamesMore')),
-    );
+    const safeName = nodeTopicNames((text) => node.warn(text), t);
     const configuredTopic = typeof def.topic === 'string' ? def.topic.trim() : '';
 
     let closed = false;

@@ -8,7 +8,7 @@ import { withNote } from './lib/status';
 import { DATA_EVENT_NAMES, type StreamCondition, type StreamEvent, type StreamKind } from './lib/stream-hub';
 import { streamErrorReporter, worstCondition } from './lib/stream-status';
 import { subscribeAfterDeploy } from './lib/subscribe-after-deploy';
-import { joinTopic, topicNameGuard } from './lib/topic';
+import { joinTopic, nodeTopicNames } from './lib/topic';
 import { type DeviceUser, useDevice } from './shared/device';
 import { errorLocaliser, toNodeError } from './shared/errors';
 
@@ -52,17 +52,7 @@ export = (RED: NodeAPI) => {
     const repeatedErrors = new RepeatGate();
     const status = new CoalescedStatus<NodeStatus>((shown) => node.status(shown));
     node.on('close', () => status.close());
-    const safeName = topicNameGuard(
-      (original, safe) =>
-        node.warn(
-          t('errors.topicName', {
-            name: JSON.stringify(original.slice(0, 60)),
-            length: original.length,
-            safe: JSON.stringify(safe.slice(0, 60)),
-          }),
-        ),
-      () => node.warn(t('errors.topicNamesMore')),
-    );
+    const safeName = nodeTopicNames((text) => node.warn(text), t);
 
     const conditions = new Map<StreamKind, StreamCondition>();
     // The streams' condition is the status; the request connection's is not (it may sit idle).

@@ -6,7 +6,7 @@ import type { ZoneReadResult } from '../zones/types';
 import { Poller } from './lib/poller';
 import { SingleFlight } from './lib/single-flight';
 import { clockTime } from './lib/status';
-import { joinTopic, topicNameGuard } from './lib/topic';
+import { joinTopic, nodeTopicNames } from './lib/topic';
 import { arrayParts, ZoneChangeTracker, zonesWithGeometry } from './lib/zone-messages';
 import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
 import { errorCode, errorLocaliser, toNodeError } from './shared/errors';
@@ -52,17 +52,7 @@ export = (RED: NodeAPI) => {
     const mode: OutputMode = OUTPUT_MODES.find((known) => known === def.output) ?? 'all';
     const baseTopic = typeof def.topic === 'string' ? def.topic : 'zones';
     const tracker = new ZoneChangeTracker();
-    const safeName = topicNameGuard(
-      (original, safe) =>
-        node.warn(
-          t('errors.topicName', {
-            name: JSON.stringify(original.slice(0, 60)),
-            length: original.length,
-            safe: JSON.stringify(safe.slice(0, 60)),
-          }),
-        ),
-      () => node.warn(t('errors.topicNamesMore')),
-    );
+    const safeName = nodeTopicNames((text) => node.warn(text), t);
     let closed = false;
     let lastRead: { count: number; at: Date } | undefined;
     let lastErrorCode: string | undefined;

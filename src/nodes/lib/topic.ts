@@ -1,3 +1,5 @@
+import type { Translate } from './status';
+
 /**
  * Device-supplied names (event names, zone ids) made safe for `msg.topic`: a flow may wire a live node
  * straight to mqtt out, and a broker drops the connection of a client that publishes a topic with a
@@ -73,4 +75,26 @@ export function topicNameGuard(
     }
     return safe.name;
   };
+}
+
+/**
+ * A node's guard: warns in its catalogue's words (`errors.topicName`, `errors.topicNamesMore`), quoting
+ * the start of the name as JSON, so the warning itself carries no control character and no 80,000
+ * characters.
+ */
+export function nodeTopicNames(
+  warn: (text: string) => void,
+  t: Translate,
+): (name: string, options?: { oneLevel?: boolean }) => string {
+  return topicNameGuard(
+    (original, safe) =>
+      warn(
+        t('errors.topicName', {
+          name: JSON.stringify(original.slice(0, 60)),
+          length: original.length,
+          safe: JSON.stringify(safe.slice(0, 60)),
+        }),
+      ),
+    () => warn(t('errors.topicNamesMore')),
+  );
 }
