@@ -3,6 +3,7 @@ import { MAX_TIMER_SECONDS } from '../api/settings-rules';
 import type { ConnectionState } from '../api/types';
 import { renderZoneMap } from '../zones';
 import type { ZoneReadResult } from '../zones/types';
+import { readNonNegative } from './lib/node-settings';
 import { Poller } from './lib/poller';
 import { SingleFlight } from './lib/single-flight';
 import { clockTime } from './lib/status';
@@ -187,7 +188,10 @@ export = (RED: NodeAPI) => {
       );
     });
 
-    const intervalSeconds = Number(def.interval ?? 0);
+    // Decimal only: "0x10" is a typo, not a read every 16 s. Unreadable: no timer, with a warning.
+    const interval = readNonNegative(def.interval, 0, 'Interval');
+    if (!interval.ok) node.warn(t('errors.intervalUnreadable', { reason: interval.reason }));
+    const intervalSeconds = interval.ok ? interval.value : 0;
     let poller: Poller | undefined;
     let startRead: NodeJS.Immediate | undefined;
     if (intervalSeconds > MAX_TIMER_SECONDS) {

@@ -313,6 +313,14 @@ describe('room zones node (conference-audio-zones)', () => {
     should(out.messages[0].payload).have.length(3);
   });
 
+  it('refuses an interval in hexadecimal with a warning and reads on no timer', async () => {
+    await helper.load(nodeModules(), [tab, deviceConfig(sim), zonesNode({ interval: '0x10' }), outNode]);
+    const warnings = (helper.getNode('n-zones').warn as unknown as { getCalls(): { args: unknown[] }[] })
+      .getCalls()
+      .map((call) => String(call.args[0]));
+    should(warnings.some((text) => /Interval: .*decimal.*0x10/.test(text))).be.true();
+  });
+
   it('reads once after deploy when onStart is set, without input or interval', async () => {
     await helper.load(nodeModules(), [tab, deviceConfig(sim), zonesNode({ onStart: true }), outNode]);
     const out = counter(helper.getNode('out'));
