@@ -6,6 +6,7 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { DeviceError } from '../errors';
+import { redact } from './redact';
 import { isHeaderValue } from './settings-rules';
 import type { HttpMethod } from './types';
 
@@ -122,7 +123,13 @@ function looksLikeJson(answer: Answer): boolean {
 }
 
 /** Parsed JSON when the answer is JSON, the text otherwise, undefined when empty. */
-export function parseBody(method: HttpMethod, path: string, answer: Answer): unknown {
+/** The body of a 2xx answer: JSON parsed, or the text. `secrets` stay out of the parse error's quote. */
+export function parseBody(
+  method: HttpMethod,
+  path: string,
+  answer: Answer,
+  secrets: readonly (string | undefined)[],
+): unknown {
   if (answer.text.trim().length === 0) return undefined;
   if (!looksLikeJson(answer)) return answer.text;
   if (nestsDeeperThan(answer.text, MAX_JSON_DEPTH)) {
@@ -137,7 +144,8 @@ export function parseBody(method: HttpMethod, path: string, answer: Answer): unk
   } catch (error) {
     throw new DeviceError(
       'BAD_RESPONSE',
-      `The device answered ${method} ${path} with JSON that cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+      // JSON.parse quotes part of the text in its message.
+      `The device answered ${method} ${path} with JSON that cannot be read: ${redact(error instanceof Error ? error.message : String(error), secrets)}`,
       { statusCode: answer.statusCode },
     );
   }
@@ -166,4 +174,28 @@ export function readAuthParameters(answer: Answer): string {
     );
   }
   return token;
+}
+
+/**
+ * Throws BAD_RESPONSE (and frees the body) unless a 2xx answer to a stream request is an event stream
+ * that can be read: a compressed one nobody asked for (no Accept-Encoding is sent) would never yield an
+ * event, so it is an error rather than a stream that looks open forever.
+ */
+export function assertEventStream(
+  path: string,
+  statusCode: number,
+  headers: Record<string, string>,
+  body: Dispatcher.ResponseData['body'],
+): void {
+  const contentType = headers['content-type'] ?? '';
+  const encoding = headers['content-encoding'];
+  let instead: string | undefined;
+  if (!/^text\/event-stream\b/i.test(contentType)) {
+    instead = `${contentType || 'no content type'}, not an event stream`;
+  } else if (encoding !== undefined && !/^\s*identity\s*$/i.test(encoding)) {
+    instead = `an event stream compressed as '${encoding}', which was not asked for and cannot be read`;
+  }
+  if (instead === undefined) return;
+  discard(body);
+  throw new DeviceError('BAD_RESPONSE', `The device answered GET ${path} with ${instead}`, { statusCode });
 }

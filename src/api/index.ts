@@ -1,7 +1,24 @@
 export { DeviceError, type DeviceErrorCode, isDeviceError } from '../errors';
-export { DeviceClient, type DeviceClientEvents, LOGIN_PATH } from './client';
-export { deviceMessageFrom } from './errors';
-export { forgetZonesEndpoints, LAYOUT_PATH, readRoomZones, ZONES_PATH } from './room-zones';
+export { DeviceClient } from './client';
+export { deviceMessageFrom } from './device-message';
+export {
+  API_PREFIX,
+  CHANGE_EVENTS,
+  DATA_EVENT_NAMES,
+  type DataEventName,
+  DEVICE_PATHS,
+  dataErrorEventName,
+  dataErrorEventSubject,
+  HTTP_METHODS,
+  LAYOUT_PATH,
+  LOGIN_PATH,
+  METHODS_WITH_BODY,
+  profileActivePath,
+  STREAM_PATHS,
+  STREAMING_PATHS,
+  ZONES_PATH,
+} from './protocol';
+export { forgetZonesEndpoints, readRoomZones } from './room-zones';
 export {
   type DeviceEvent,
   EventStream,
@@ -15,6 +32,7 @@ export { normaliseFingerprint, readCertificateFingerprint } from './tls';
 export type {
   Account,
   ConnectionState,
+  DeviceClientEvents,
   DeviceClientOptions,
   DeviceRequester,
   DeviceResponse,

@@ -1,5 +1,8 @@
+import { performance } from 'node:perf_hooks';
 import { DeviceError } from '../errors';
+import { clientClosedError } from './errors';
 import { MAX_TIMER_MS } from './settings-rules';
+import { SlidingWindow } from './sliding-window';
 
 interface Waiter {
   resolve: () => void;
@@ -17,30 +20,28 @@ interface Waiter {
  * requests are spaced evenly at the rate that refills the rest of the ceiling over one window. Any window
  * therefore holds at most burst + (ceiling - burst) = ceiling requests, and sustained demand above the
  * ceiling is answered at a steady pace instead of a full window's worth at once followed by a stall until
- * the first of them leaves the window. The log of send times checks the same ceiling directly, so rounding
- * in the refill can never let one more through.
+ * the first of them leaves the window. The sliding window checks the same ceiling directly, so rounding
+ * in the refill can never let one more through. Time is monotonic: setting the system clock back
+ * neither holds requests nor ends a pause early.
  */
 export class RequestLimiter {
-  readonly #maxPerWindow: number;
-  readonly #windowMs: number;
+  readonly #window: SlidingWindow;
   readonly #burst: number;
-  /** 0 when the burst is the whole ceiling (a ceiling of one): then the log alone paces. */
+  /** 0 when the burst is the whole ceiling (a ceiling of one): then the window alone paces. */
   readonly #refillPerMs: number;
   #tokens: number;
   #refilledAt: number;
-  readonly #sentAt: number[] = [];
   readonly #waiters: Waiter[] = [];
   #pausedUntil = 0;
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
 
   constructor(maxPerWindow: number, windowMs = 60_000) {
-    this.#maxPerWindow = maxPerWindow;
-    this.#windowMs = windowMs;
+    this.#window = new SlidingWindow(maxPerWindow, windowMs);
     this.#burst = Math.min(maxPerWindow, Math.max(1, Math.ceil(maxPerWindow / 10)));
     this.#refillPerMs = (maxPerWindow - this.#burst) / windowMs;
     this.#tokens = this.#burst;
-    this.#refilledAt = Date.now();
+    this.#refilledAt = performance.now();
   }
 
   /**
@@ -55,7 +56,7 @@ export class RequestLimiter {
 
   /** Resolves when one more request may go to the device; counts it as sent. */
   acquire(signal?: AbortSignal): Promise<void> {
-    if (this.#closed) return Promise.reject(closedError());
+    if (this.#closed) return Promise.reject(clientClosedError());
     if (signal?.aborted) return Promise.reject(abortedError());
     if (this.tryAcquire()) return Promise.resolve();
     return new Promise((resolve, reject) => {
@@ -75,9 +76,9 @@ export class RequestLimiter {
     });
   }
 
-  /** No request leaves before this time (the device asked us to slow down). */
-  pauseUntil(time: number): void {
-    this.#pausedUntil = Math.max(this.#pausedUntil, time);
+  /** No request leaves for the next `ms` milliseconds (the device asked us to slow down). */
+  pauseFor(ms: number): void {
+    this.#pausedUntil = Math.max(this.#pausedUntil, performance.now() + ms);
     this.#schedule();
   }
 
@@ -94,45 +95,30 @@ export class RequestLimiter {
       if (waiter.signal !== undefined && waiter.onAbort !== undefined) {
         waiter.signal.removeEventListener('abort', waiter.onAbort);
       }
-      waiter.reject(closedError());
+      waiter.reject(clientClosedError());
     }
   }
 
-  /** Call only right after #delayBeforeNext() returned 0: that refilled the bucket and pruned the log. */
+  /** Call only right after #delayBeforeNext() returned 0: that refilled the bucket. */
   #take(): void {
     this.#tokens -= 1;
-    this.#sentAt.push(this.#refilledAt);
+    this.#window.count(this.#refilledAt);
   }
 
   #delayBeforeNext(): number {
-    const now = Date.now();
-    // The clock was set back (NTP, by hand): every remembered time moves back with it, or requests and a
-    // device-asked pause would wait for the clock to catch up. #refilledAt is the last time seen.
-    const setBack = now - this.#refilledAt;
-    if (setBack < 0) this.#shiftTimes(setBack);
+    const now = performance.now();
     this.#refill(now);
-    while (this.#sentAt.length > 0 && (this.#sentAt[0] ?? 0) <= now - this.#windowMs) this.#sentAt.shift();
     const pauseDelay = Math.max(0, this.#pausedUntil - now);
-    const windowDelay =
-      this.#sentAt.length < this.#maxPerWindow ? 0 : (this.#sentAt[0] ?? now) + this.#windowMs - now;
     // Rounded up: a timer that fires a hair before the token is whole would only have to wait again.
     const tokenDelay = this.#tokens >= 1 ? 0 : Math.ceil((1 - this.#tokens) / this.#refillPerMs);
-    return Math.max(pauseDelay, windowDelay, tokenDelay);
-  }
-
-  #shiftTimes(by: number): void {
-    this.#refilledAt += by;
-    this.#pausedUntil += by;
-    for (let index = 0; index < this.#sentAt.length; index += 1)
-      this.#sentAt[index] = (this.#sentAt[index] ?? 0) + by;
+    return Math.max(pauseDelay, this.#window.waitAt(now), tokenDelay);
   }
 
   #refill(now: number): void {
     if (this.#refillPerMs === 0) {
       this.#tokens = this.#burst;
     } else {
-      const elapsed = Math.max(0, now - this.#refilledAt);
-      this.#tokens = Math.min(this.#burst, this.#tokens + elapsed * this.#refillPerMs);
+      this.#tokens = Math.min(this.#burst, this.#tokens + (now - this.#refilledAt) * this.#refillPerMs);
     }
     this.#refilledAt = now;
   }
@@ -146,7 +132,7 @@ export class RequestLimiter {
     while (this.#waiters.length > 0) {
       const delay = this.#delayBeforeNext();
       if (delay > 0) {
-        // Clamped: a device-asked pause or a clock set back must not overflow the timer (it would fire at once).
+        // Clamped: a long device-asked pause must not overflow the timer (it would fire at once).
         this.#timer = setTimeout(
           () => {
             this.#timer = undefined;
@@ -165,10 +151,6 @@ export class RequestLimiter {
       waiter.resolve();
     }
   }
-}
-
-function closedError(): DeviceError {
-  return new DeviceError('CLOSED', 'The device client is closed');
 }
 
 function abortedError(): DeviceError {

@@ -1,10 +1,8 @@
 import { DeviceError } from '../errors';
 import { parseLayoutResponse, parseZonesResponse } from '../zones/index';
 import type { ZoneReadResult } from '../zones/types';
+import { LAYOUT_PATH, ZONES_PATH } from './protocol';
 import type { DeviceRequester } from './types';
-
-export const ZONES_PATH = '/api/v1/room/zones';
-export const LAYOUT_PATH = '/api/v1/room/layout';
 
 /**
  * Devices whose firmware answers 404 on the zones endpoint but reports zones in the layout, remembered

@@ -1,13 +1,21 @@
 import { DeviceError } from '../errors';
+import { type Backoff, backoffDelay } from './backoff';
 import { type Answer, isSuccess, readAuthParameters } from './bodies';
-import { deviceMessageFrom, errorFromStatus, redact } from './errors';
-import type { Backoff } from './settings';
+import { deviceMessageFrom } from './device-message';
+import { errorFromStatus } from './errors';
+import { LOGIN_PATH } from './protocol';
+import { redact } from './redact';
+import { SlidingWindow } from './sliding-window';
 import type { Account, ConnectionState } from './types';
-
-export const LOGIN_PATH = '/api/v1/auth/login';
 
 /** Tokens refused right after their login, in a row, before logins wait (see `refusedFreshToken`). */
 const USELESS_LOGINS_BEFORE_BACKOFF = 3;
+
+/**
+ * The most logins of one client in any window, requests and streams together: a device that accepts
+ * every login and refuses every token must not be asked for one per request and per stream attempt.
+ */
+export const LOGIN_BUDGET = { logins: 10, windowMs: 30_000 } as const;
 
 export interface SessionOptions {
   account: Account;
@@ -32,10 +40,13 @@ export class Session {
   #flight: Promise<string> | undefined;
   #refusals = 0;
   #blockedUntil = 0;
-  #blockedBecause: 'password' | 'token' = 'password';
+  #blockedBecause: 'password' | 'token' | 'budget' = 'password';
   #lastRefusal: DeviceError | undefined;
   /** Logins in a row whose fresh token the device refused at once (a 401 right after a 200 login). */
   #uselessLogins = 0;
+  readonly #budget = new SlidingWindow(LOGIN_BUDGET.logins, LOGIN_BUDGET.windowMs);
+  /** Times in a row the login budget was found spent: each one waits longer. */
+  #budgetSpent = 0;
   readonly #backoff: Backoff;
   readonly #postLogin: (body: string) => Promise<Answer>;
   readonly #onState: (state: ConnectionState, error?: DeviceError) => void;
@@ -57,8 +68,11 @@ export class Session {
   ensureToken(): Promise<string> {
     if (this.#token !== undefined) return Promise.resolve(this.#token);
     if (this.#flight !== undefined) return this.#flight;
-    const waitMs = this.#blockedUntil - Date.now();
+    const now = Date.now();
+    const waitMs = this.#blockedUntil - now;
     if (waitMs > 0) return Promise.reject(this.#backoffError(waitMs));
+    const budgetWaitMs = this.#budget.take(now);
+    if (budgetWaitMs > 0) return Promise.reject(this.#budgetError(budgetWaitMs, now));
     this.#flight = this.#login().finally(() => {
       this.#flight = undefined;
     });
@@ -74,6 +88,7 @@ export class Session {
   /** An authorized answer other than 401 came: the token works. */
   confirmed(): void {
     this.#uselessLogins = 0;
+    this.#budgetSpent = 0;
   }
 
   /**
@@ -84,10 +99,7 @@ export class Session {
   refusedFreshToken(): DeviceError | undefined {
     this.#uselessLogins += 1;
     if (this.#uselessLogins < USELESS_LOGINS_BEFORE_BACKOFF) return undefined;
-    const delay = Math.min(
-      this.#backoff.initialMs * 2 ** (this.#uselessLogins - USELESS_LOGINS_BEFORE_BACKOFF),
-      this.#backoff.maxMs,
-    );
+    const delay = backoffDelay(this.#backoff, this.#uselessLogins - USELESS_LOGINS_BEFORE_BACKOFF + 1);
     this.#blockedUntil = Date.now() + delay;
     this.#blockedBecause = 'token';
     const error = new DeviceError(
@@ -121,7 +133,7 @@ export class Session {
     };
     if (answer.statusCode === 401) {
       this.#refusals += 1;
-      const delay = Math.min(this.#backoff.initialMs * 2 ** (this.#refusals - 1), this.#backoff.maxMs);
+      const delay = backoffDelay(this.#backoff, this.#refusals);
       this.#blockedUntil = Date.now() + delay;
       this.#blockedBecause = 'password';
       const error = new DeviceError(
@@ -141,18 +153,39 @@ export class Session {
     }
     const token = readAuthParameters(answer);
     this.#refusals = 0;
-    this.#blockedUntil = 0;
-    this.#lastRefusal = undefined;
+    // A login that left before tokens were found useless must not lift the wait they set.
+    if (this.#blockedBecause === 'password') {
+      this.#blockedUntil = 0;
+      this.#lastRefusal = undefined;
+    }
     this.#token = token;
     this.#onState('connected');
     return token;
+  }
+
+  /** The budget is spent: no login until a slot frees, and longer each time in a row (AUTH_FAILED). */
+  #budgetError(budgetWaitMs: number, now: number): DeviceError {
+    this.#budgetSpent += 1;
+    const delay = Math.max(budgetWaitMs, backoffDelay(this.#backoff, this.#budgetSpent));
+    this.#blockedUntil = now + delay;
+    this.#blockedBecause = 'budget';
+    const error = new DeviceError(
+      'AUTH_FAILED',
+      `The device was asked for ${LOGIN_BUDGET.logins} logins of account '${this.account}' within ` +
+        `${LOGIN_BUDGET.windowMs / 1000} s and kept none of them; not logging in again for ` +
+        `${Math.ceil(delay / 1000)} s. Check the account's permissions and the vendor word on the device`,
+      { statusCode: 401, retryAfterMs: delay },
+    );
+    this.#lastRefusal = error;
+    this.#onState('auth_failed', error);
+    return error;
   }
 
   #backoffError(waitMs: number): DeviceError {
     const seconds = Math.ceil(waitMs / 1000);
     const previous = this.#lastRefusal;
     const message =
-      this.#blockedBecause === 'token'
+      this.#blockedBecause !== 'password'
         ? `The device refused every fresh token of account '${this.account}' right after its login; not ` +
           `logging in again for ${seconds} s so the device is not flooded with logins. Check the account's ` +
           'permissions and the vendor word on the device'

@@ -106,7 +106,7 @@ export function envReferenceName(value: unknown): string | undefined {
 }
 
 /** Strings as the editor stores them: surrounding spaces are a typing accident, not part of the value. */
-function trimmed(value: unknown): unknown {
+export function trimmed(value: unknown): unknown {
   return typeof value === 'string' ? value.trim() : value;
 }
 

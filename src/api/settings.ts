@@ -4,8 +4,10 @@
  * defaults applied. Every refusal is a DeviceError INVALID_CONFIG whose message names the property.
  * The rules and texts live in ./settings-rules.ts, which the editor runs too.
  */
+
 import { createSecureContext } from 'node:tls';
 import { DeviceError } from '../errors';
+import type { Backoff } from './backoff';
 import {
   type Checked,
   checkAccount,
@@ -22,7 +24,9 @@ import {
   DEVICE_PROPERTIES,
   MAX_TIMEOUT_SECONDS,
   type SettingProblem,
+  trimmed,
 } from './settings-rules';
+import { MAX_WINDOW_LIMIT } from './sliding-window';
 import type { Account, DeviceClientOptions, TlsOptions } from './types';
 import { packageVersion } from './version';
 
@@ -68,10 +72,7 @@ export interface ResolvedClientSettings extends DeviceSettings {
   rateLimitBackoff: Backoff;
 }
 
-export interface Backoff {
-  initialMs: number;
-  maxMs: number;
-}
+export type { Backoff };
 
 export const CLIENT_DEFAULTS = {
   maxRequestsPerMinute: 300,
@@ -88,10 +89,6 @@ function invalidConfig(message: string): DeviceError {
 function accepted<T>(checked: Checked<T>): T {
   if (!checked.ok) throw invalidConfig(checked.problem.message);
   return checked.value;
-}
-
-function text(value: unknown): unknown {
-  return typeof value === 'string' ? value.trim() : value;
 }
 
 /** The CA text parsed the way the TLS layer will; the editor can only check its form. */
@@ -120,19 +117,19 @@ export function deviceSettingsProblems(input: DeviceSettingsInput): SettingProbl
 export function deviceSettingsFromProperties(input: DeviceSettingsInput): DeviceSettings {
   const [problem] = deviceSettingsProblems(input);
   if (problem !== undefined) throw invalidConfig(problem.message);
-  const tlsMode = accepted(checkTlsMode(text(input.tls)));
-  const fingerprint = text(input.fingerprint);
+  const tlsMode = accepted(checkTlsMode(trimmed(input.tls)));
+  const fingerprint = trimmed(input.fingerprint);
   let tls: TlsOptions;
   if (tlsMode === 'ca') tls = { mode: 'ca', ca: readableCa(accepted(checkCaText(input.ca))) };
   else if (tlsMode === 'pin' && fingerprint !== '' && fingerprint !== undefined && fingerprint !== null)
     tls = { mode: 'pin', fingerprint: accepted(checkFingerprint(fingerprint)) };
   else tls = { mode: tlsMode };
   return {
-    host: String(text(input.host)),
+    host: String(trimmed(input.host)),
     port: portFromProperty(input.port),
-    account: accepted(checkAccount(text(input.account))),
-    clientId: accepted(checkClientId(text(input.clientId))),
-    vendor: accepted(checkVendor(text(input.vendor))),
+    account: accepted(checkAccount(trimmed(input.account))),
+    clientId: accepted(checkClientId(trimmed(input.clientId))),
+    vendor: accepted(checkVendor(trimmed(input.vendor))),
     tls,
     timeoutMs: timeoutMsFromProperty(input.timeout),
   };
@@ -142,14 +139,14 @@ export function deviceSettingsFromProperties(input: DeviceSettingsInput): Device
 export function portFromProperty(value: unknown): number {
   const problem = checkDeviceProperty('port', value, { editing: false });
   if (problem !== undefined) throw invalidConfig(problem.message);
-  return accepted(checkPort(text(value)));
+  return accepted(checkPort(trimmed(value)));
 }
 
 /** The config node's timeout property, in seconds (blank: 10), as milliseconds. Throws INVALID_CONFIG. */
 export function timeoutMsFromProperty(value: unknown): number {
   const problem = checkDeviceProperty('timeout', value, { editing: false });
   if (problem !== undefined) throw invalidConfig(problem.message);
-  return Math.round(accepted(checkTimeoutSeconds(text(value))) * 1000);
+  return Math.round(accepted(checkTimeoutSeconds(trimmed(value))) * 1000);
 }
 
 /** The host as it goes into a URL (IPv6 in brackets); throws INVALID_CONFIG naming the host. */
@@ -170,7 +167,8 @@ export function baseUrlOf(host: unknown, port?: unknown): string {
   return validPort === DEVICE_DEFAULTS.port ? `https://${hostPart}` : `https://${hostPart}:${validPort}`;
 }
 
-function positive(
+/** A positive number option, or its fallback when absent; INVALID_CONFIG naming the option otherwise. */
+export function positive(
   name: string,
   value: unknown,
   fallback: number,
@@ -243,13 +241,13 @@ export function resolveClientSettings(options: DeviceClientOptions): ResolvedCli
       'maxRequestsPerMinute',
       options.maxRequestsPerMinute,
       CLIENT_DEFAULTS.maxRequestsPerMinute,
-      { integer: true },
+      { integer: true, max: MAX_WINDOW_LIMIT },
     ),
     maxStreamConnectsPerMinute: positive(
       'maxStreamConnectsPerMinute',
       options.maxStreamConnectsPerMinute,
       CLIENT_DEFAULTS.maxStreamConnectsPerMinute,
-      { integer: true },
+      { integer: true, max: MAX_WINDOW_LIMIT },
     ),
     loginBackoff: backoff('loginBackoff', options.loginBackoff, CLIENT_DEFAULTS.loginBackoff),
     rateLimitBackoff: backoff('rateLimitBackoff', options.rateLimitBackoff, CLIENT_DEFAULTS.rateLimitBackoff),

@@ -1,7 +1,11 @@
 import { EventEmitter } from 'node:events';
-import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { DeviceError } from '../errors';
+import { backoffDelay, withJitter } from './backoff';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './bodies';
+import { STEADY_EVENT_STREAMS } from './protocol';
+import { positive } from './settings';
+import { MAX_TIMER_MS } from './settings-rules';
+import { SseReader } from './sse-reader';
 
 /** One Server-Sent Event from the device: its name as sent, and its data (parsed JSON, or the text). */
 export interface DeviceEvent {
@@ -20,11 +24,16 @@ export interface StreamStateDetail {
   retryInMs?: number;
 }
 
+/** What a `warning` is about: the event that was dropped, when its name could be read. */
+export interface StreamWarningDetail {
+  droppedEvent?: string;
+}
+
 export interface EventStreamEvents {
   event: [event: DeviceEvent];
   state: [state: StreamState, detail: StreamStateDetail];
   /** Something was skipped and the stream goes on (an event over the size cap). */
-  warning: [warning: DeviceError];
+  warning: [warning: DeviceError, detail: StreamWarningDetail];
 }
 
 /** An open event-stream response, as the client's `openStream` hands it over. */
@@ -42,22 +51,25 @@ export interface StreamSource {
 }
 
 export interface EventStreamOptions {
-  /** A stream that sends no byte for this long is taken as dead and reopened. Default 30000. */
+  /**
+   * A stream silent for this long is taken as dead and reopened. Default 30000. Silent means no byte, or
+   * on the data stream (which the device feeds every 5 s) no event: keepalive bytes alone are not life.
+   */
   idleTimeoutMs?: number;
-  /** Delay before the n-th reconnect: initialMs * 2^(n-1), capped at maxMs, with jitter. Defaults 1000, 30000. */
-  reconnect?: { initialMs?: number; maxMs?: number };
+  /**
+   * Delay before the n-th reconnect in a row: initialMs * 2^(n-1), capped at maxMs, with jitter; a
+   * connection that stayed up resetAfterMs starts the count afresh. Defaults 1000, 30000, 60000.
+   */
+  reconnect?: { initialMs?: number; maxMs?: number; resetAfterMs?: number };
   /** One event larger than this is dropped (with a `warning`); the stream goes on. Default 64 KiB. */
   maxEventBytes?: number;
 }
 
 export const STREAM_DEFAULTS = {
   idleTimeoutMs: 30_000,
-  reconnect: { initialMs: 1000, maxMs: 30_000 },
+  reconnect: { initialMs: 1000, maxMs: 30_000, resetAfterMs: 60_000 },
   maxEventBytes: 64 * 1024,
 } as const;
-
-/** Events end at a blank line; a dropped oversized event is skipped up to it. */
-const EVENT_END = /\r\n\r\n|\n\n|\r\r/;
 
 /** The event's data parsed from JSON; the text itself when it is not JSON, or nested absurdly deep. */
 function parseData(text: string): unknown {
@@ -69,25 +81,22 @@ function parseData(text: string): unknown {
   }
 }
 
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0 || value > 2_147_483_647) {
-    throw new DeviceError('INVALID_CONFIG', `${name} must be a number of milliseconds from 1 to 2147483647`);
-  }
-  return value;
+function milliseconds(name: string, value: number | undefined, fallback: number): number {
+  return positive(name, value, fallback, { max: MAX_TIMER_MS });
 }
 
 /**
  * A device event stream that stays open: it reconnects after a drop, after the device ends the response,
  * and after a silence longer than the idle timeout, waiting longer after each failure (capped, with
- * jitter) and never opening more connections than the client's budget allows. A 429 means wait; a
+ * jitter) and never opening more connections than the device's budget allows. A 429 means wait; a
  * refused login waits as long as the client's login backoff says. Nothing happens before `start()`.
  */
 export class EventStream extends EventEmitter<EventStreamEvents> {
   readonly path: string;
   readonly #source: StreamSource;
   readonly #idleTimeoutMs: number;
-  readonly #reconnect: { initialMs: number; maxMs: number };
+  readonly #aliveOnEventsOnly: boolean;
+  readonly #reconnect: { initialMs: number; maxMs: number; resetAfterMs: number };
   readonly #maxEventBytes: number;
   #state: StreamState = 'connecting';
   #started = false;
@@ -101,19 +110,25 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
     super();
     this.path = path;
     this.#source = source;
-    this.#idleTimeoutMs = positive(options.idleTimeoutMs, STREAM_DEFAULTS.idleTimeoutMs, 'idleTimeoutMs');
-    const initialMs = positive(
-      options.reconnect?.initialMs,
-      STREAM_DEFAULTS.reconnect.initialMs,
-      'reconnect.initialMs',
-    );
-    const maxMs = positive(
-      options.reconnect?.maxMs,
-      Math.max(STREAM_DEFAULTS.reconnect.maxMs, initialMs),
+    this.#idleTimeoutMs = milliseconds('idleTimeoutMs', options.idleTimeoutMs, STREAM_DEFAULTS.idleTimeoutMs);
+    this.#aliveOnEventsOnly = STEADY_EVENT_STREAMS.includes(path.split('?', 1)[0] ?? '');
+    const defaults = STREAM_DEFAULTS.reconnect;
+    const initialMs = milliseconds('reconnect.initialMs', options.reconnect?.initialMs, defaults.initialMs);
+    const maxMs = milliseconds(
       'reconnect.maxMs',
+      options.reconnect?.maxMs,
+      Math.max(defaults.maxMs, initialMs),
     );
-    this.#reconnect = { initialMs, maxMs: Math.max(maxMs, initialMs) };
-    this.#maxEventBytes = positive(options.maxEventBytes, STREAM_DEFAULTS.maxEventBytes, 'maxEventBytes');
+    const resetAfterMs = milliseconds(
+      'reconnect.resetAfterMs',
+      options.reconnect?.resetAfterMs,
+      defaults.resetAfterMs,
+    );
+    this.#reconnect = { initialMs, maxMs: Math.max(maxMs, initialMs), resetAfterMs };
+    this.#maxEventBytes = positive('maxEventBytes', options.maxEventBytes, STREAM_DEFAULTS.maxEventBytes, {
+      integer: true,
+      max: MAX_TIMER_MS,
+    });
   }
 
   get state(): StreamState {
@@ -141,7 +156,7 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
     while (!this.#closed) {
       const waitMs = this.#source.reserveConnect();
       if (waitMs > 0) {
-        // The client's connection budget is spent for now: waiting is the only polite thing to do.
+        // The device's connection budget is spent for now: waiting is the only polite thing to do.
         this.#setState('reconnecting', { retryInMs: waitMs });
         await this.#sleep(waitMs);
         continue;
@@ -149,7 +164,10 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
       const failure = await this.#connectAndRead();
       if (this.#closed) break;
       this.#failures += 1;
-      const delay = this.#delayAfter(failure);
+      const delay = Math.max(
+        withJitter(backoffDelay(this.#reconnect, this.#failures)),
+        failure.retryAfterMs ?? 0,
+      );
       this.#setState(failure.code === 'AUTH_FAILED' ? 'auth_failed' : 'reconnecting', {
         error: failure,
         retryInMs: delay,
@@ -170,7 +188,7 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
       return await this.#read(response, connection);
     } catch (error) {
       if (error instanceof DeviceError) return error;
-      return new DeviceError('UNREACHABLE', `The event stream ${this.path} failed: ${String(error)}`);
+      return new DeviceError('UNREACHABLE', `The event stream ${this.path} failed: ${errorText(error)}`);
     } finally {
       connection.abort();
       if (this.#connection === connection) this.#connection = undefined;
@@ -187,84 +205,51 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
         connection.abort();
       }, this.#idleTimeoutMs);
     };
-    const decoder = new TextDecoder();
-    let pendingBytes = 0;
-    let skipping = false;
-    let tail = '';
-    const parser: EventSourceParser = createParser({
-      onEvent: (message) => {
-        pendingBytes = 0;
-        if (message.data.length > this.#maxEventBytes) {
-          this.#warnOversized();
-          return;
-        }
-        // A healthy connection that delivers events earns the short reconnect delay back.
-        this.#failures = 0;
-        this.emit('event', {
-          event: message.event ?? 'message',
-          data: parseData(message.data),
-          receivedAt: Date.now(),
-        });
+    // A connection that stays up this long has earned the short reconnect delay back.
+    const healthy = setTimeout(() => {
+      this.#failures = 0;
+    }, this.#reconnect.resetAfterMs);
+    const reader = new SseReader({
+      maxEventBytes: this.#maxEventBytes,
+      onEvent: (event, data) => {
+        if (this.#aliveOnEventsOnly) armIdle();
+        this.emit('event', { event, data: parseData(data), receivedAt: Date.now() });
       },
+      onOversized: (name) => this.#warnOversized(name),
     });
     try {
       armIdle();
       for await (const chunk of response.body) {
-        armIdle();
-        let text = decoder.decode(chunk, { stream: true });
-        if (skipping) {
-          const combined = tail + text;
-          const end = EVENT_END.exec(combined);
-          if (end === null) {
-            tail = combined.slice(-3);
-            continue;
-          }
-          skipping = false;
-          tail = '';
-          text = combined.slice(end.index + end[0].length);
-        }
-        pendingBytes += Buffer.byteLength(text);
-        if (pendingBytes > this.#maxEventBytes && !EVENT_END.test(text)) {
-          parser.reset({ consume: false });
-          skipping = true;
-          tail = text.slice(-3);
-          pendingBytes = 0;
-          this.#warnOversized();
-          continue;
-        }
-        parser.feed(text);
-        if (pendingBytes > this.#maxEventBytes) pendingBytes = 0;
+        if (!this.#aliveOnEventsOnly) armIdle();
+        reader.feed(chunk);
       }
       return new DeviceError('UNREACHABLE', `The device ended the event stream ${this.path}`);
     } catch (error) {
       if (idle) {
+        const silence = this.#aliveOnEventsOnly ? 'No event' : 'No byte';
         return new DeviceError(
           'TIMEOUT',
-          `No byte on the event stream ${this.path} for ${this.#idleTimeoutMs} ms: reconnecting`,
+          `${silence} on the event stream ${this.path} for ${this.#idleTimeoutMs} ms: reconnecting`,
         );
       }
       if (error instanceof DeviceError) return error;
       return new DeviceError('UNREACHABLE', `The event stream ${this.path} broke off: ${errorText(error)}`);
     } finally {
       clearTimeout(idleTimer);
+      clearTimeout(healthy);
     }
   }
 
-  #warnOversized(): void {
+  #warnOversized(name: string | undefined): void {
+    const which = name === undefined ? 'An event' : `The event '${name}'`;
     this.emit(
       'warning',
       new DeviceError(
         'BAD_RESPONSE',
-        `An event on ${this.path} is larger than ${this.#maxEventBytes} bytes: dropped it, the stream goes on`,
+        `${which} on ${this.path} is larger than ${this.#maxEventBytes} bytes: dropped it, the stream goes on`,
       ),
+      name === undefined ? {} : { droppedEvent: name },
     );
-  }
-
-  #delayAfter(failure: DeviceError): number {
-    const backoff = Math.min(this.#reconnect.initialMs * 2 ** (this.#failures - 1), this.#reconnect.maxMs);
-    // Jitter spreads the reconnects of many clients after one device restart.
-    const jittered = Math.round(backoff * (0.5 + Math.random() * 0.5));
-    return Math.max(jittered, failure.retryAfterMs ?? 0);
   }
 
   #sleep(ms: number): Promise<void> {
@@ -291,29 +276,4 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/**
- * At most `perMinute` new stream connections in any minute: the device allows about 60 a minute per
- * client and answers 429 past it. One budget per client, shared by all its streams.
- */
-export class StreamConnectBudget {
-  readonly #perMinute: number;
-  readonly #now: () => number;
-  #stamps: number[] = [];
-
-  constructor(perMinute: number, now: () => number = Date.now) {
-    this.#perMinute = perMinute;
-    this.#now = now;
-  }
-
-  reserve(): number {
-    const now = this.#now();
-    this.#stamps = this.#stamps.filter((stamp) => stamp > now - 60_000);
-    if (this.#stamps.length < this.#perMinute) {
-      this.#stamps.push(now);
-      return 0;
-    }
-    return Math.max(1, (this.#stamps[0] as number) + 60_000 - now);
-  }
 }

@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import { type buildConnector, type Dispatcher, Pool } from 'undici';
 import { DeviceError } from '../errors';
 import { type Answer, decodeBody, discard, flattenHeaders, MAX_RESPONSE_BYTES } from './bodies';
-import { errorFromTransport, redact, safeCause } from './errors';
+import { clientClosedError, errorFromTransport, safeCause } from './errors';
+import { redact } from './redact';
 import { createPinningConnector } from './tls';
 import type { HttpMethod, TlsOptions } from './types';
 
@@ -161,10 +162,14 @@ export class DeviceTransport {
     }
   }
 
-  /** At most 64 KiB of an error answer: enough for any message, and a stream never ends by itself. */
+  /**
+   * At most 64 KiB of an error answer to a stream request, within the timeout: enough for any message, and
+   * a device that sends the headers of a 503 and then nothing must not hold the stream for good.
+   */
   async readShort(response: Dispatcher.ResponseData): Promise<string> {
     const chunks: Buffer[] = [];
     let received = 0;
+    const timer = setTimeout(() => response.body.destroy(), this.#timeoutMs);
     try {
       for await (const chunk of response.body) {
         const buffer = chunk as Buffer;
@@ -175,6 +180,7 @@ export class DeviceTransport {
     } catch {
       // What arrived is enough to name the error.
     } finally {
+      clearTimeout(timer);
       discard(response.body);
     }
     return Buffer.concat(chunks).toString('utf8');
@@ -249,6 +255,6 @@ export class DeviceTransport {
   }
 
   #assertOpen(): void {
-    if (this.#closed) throw new DeviceError('CLOSED', 'The device client is closed');
+    if (this.#closed) throw clientClosedError();
   }
 }

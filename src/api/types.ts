@@ -1,8 +1,11 @@
+import type { DeviceError } from '../errors';
 /** Shapes shared by the device client and its users. No Node-RED import here. */
 
 export type Account = 'general' | 'admin';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+import type { HttpMethod } from './protocol';
+
+export type { HttpMethod };
 
 export type TlsOptions =
   /** Accept the device's self-signed certificate without checking it. */
@@ -82,4 +85,15 @@ export interface DeviceRequester {
     body?: unknown,
     options?: RequestOptions,
   ): Promise<DeviceResponse<T>>;
+}
+
+export interface DeviceClientEvents {
+  /** Emitted on every change of state; the error that caused it, when one did. */
+  state: [state: ConnectionState, error?: DeviceError];
+  /** Trust on first use pinned this certificate fingerprint. */
+  pinned: [fingerprint256: string];
+  /** In pin mode the device showed another certificate than the pinned one; the connection was refused. */
+  pinMismatch: [expected: string, seen: string];
+  /** The device uses another vendor word than the configured one; the client uses the device's from now. */
+  vendor: [word: string, configured: string];
 }

@@ -1,7 +1,7 @@
 import { DeviceError } from '../errors';
+import { API_PREFIX, DEVICE_PATHS, HTTP_METHODS, type HttpMethod, LOGIN_PATH } from './protocol';
 import { baseUrlOf, portNumber, urlHost } from './settings';
 
-const API_PREFIX = '/api/v1';
 /** Far above any endpoint of the API, far below the header limits of web servers (a longer one never leaves). */
 export const MAX_API_PATH_LENGTH = 2048;
 
@@ -31,7 +31,10 @@ export function buildBaseUrl(host: string, port?: number): string {
  */
 export function validateApiPath(path: string): string {
   if (typeof path !== 'string' || path.length === 0) {
-    throw new DeviceError('INVALID_INPUT', 'Request path is empty: give a path such as /api/v1/audio');
+    throw new DeviceError(
+      'INVALID_INPUT',
+      `Request path is empty: give a path such as ${DEVICE_PATHS.audio}`,
+    );
   }
   if (path.length > MAX_API_PATH_LENGTH) {
     throw new DeviceError(
@@ -94,4 +97,22 @@ export function validateApiPath(path: string): string {
     }
   });
   return path;
+}
+
+/** The path of a request a caller may send, validated; the login is the client's own. Throws INVALID_INPUT. */
+export function validateRequest(method: HttpMethod, path: string): string {
+  if (!HTTP_METHODS.includes(method)) {
+    throw new DeviceError(
+      'INVALID_INPUT',
+      `Method ${String(method)} is not one of ${HTTP_METHODS.join(', ')}`,
+    );
+  }
+  const apiPath = validateApiPath(path);
+  if (apiPath.split('?')[0] === LOGIN_PATH) {
+    throw new DeviceError(
+      'INVALID_INPUT',
+      'The client logs in by itself: do not call the login endpoint directly',
+    );
+  }
+  return apiPath;
 }

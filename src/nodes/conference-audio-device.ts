@@ -195,7 +195,9 @@ export = (RED: NodeAPI) => {
           if (isZonesChange(event.event)) announceZones(zonesFromChange(event.event, event.data));
         },
         // A dropped event (over the size cap) may have been the layout: read the zones.
-        onWarning: () => announceZones(undefined),
+        onWarning: (_warning, _kind, { droppedEvent }) => {
+          if (droppedEvent === undefined || isZonesChange(droppedEvent)) announceZones(undefined);
+        },
         onCondition: (condition) => {
           // Changes made while the stream was down were never announced: read the zones once it is back.
           if (condition.state !== 'streaming') {

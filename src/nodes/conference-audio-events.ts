@@ -1,8 +1,9 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeStatus } from 'node-red';
+import { dataErrorEventSubject } from '../api/protocol';
 import type { DeviceError } from '../errors';
 import { CoalescedStatus } from './lib/coalesced-status';
-import { type LiveEventChoice, MAX_EVENT_RATE, readLiveEvents, readNonNegative } from './lib/node-settings';
-import { RateWindow } from './lib/rate-window';
+import { type LiveEventChoice, readLiveEvents, readNonNegative } from './lib/node-settings';
+import { MAX_MESSAGE_RATE, RateWindow } from './lib/rate-window';
 import { RepeatGate } from './lib/repeat-gate';
 import { withNote } from './lib/status';
 import { DATA_EVENT_NAMES, type StreamCondition, type StreamEvent, type StreamKind } from './lib/stream-hub';
@@ -22,13 +23,10 @@ interface EventsDef extends NodeDef {
 /** soundLocation messages a second by default: plenty for a dashboard, a fifth of a flow's worth. */
 const DEFAULT_RATE = 5;
 
-/** A device error event, `error (<event name>)`: passed on at most once a second per name. */
-const ERROR_EVENT = /^error \((.*)\)$/;
-
 /** Which of the data stream's events (and their error events) a node passes on. */
 function dataEventFilter(chosen: readonly LiveEventChoice[]): (name: string) => boolean {
   const names = new Set<string>(DATA_EVENT_NAMES.filter((name) => chosen.includes(name)));
-  return (name) => names.has(name) || names.has(ERROR_EVENT.exec(name)?.[1] ?? '');
+  return (name) => names.has(name) || names.has(dataErrorEventSubject(name) ?? '');
 }
 
 const TYPE = 'conference-audio-events';
@@ -43,7 +41,7 @@ export = (RED: NodeAPI) => {
     const events = readLiveEvents(def.events);
     if (!events.ok) node.warn(t('errors.events', { reason: events.reason }));
     const chosen = events.ok ? events.value : events.fallback;
-    const rate = readNonNegative(def.rate, DEFAULT_RATE, 'Rate', MAX_EVENT_RATE);
+    const rate = readNonNegative(def.rate, DEFAULT_RATE, 'Rate', MAX_MESSAGE_RATE);
     if (!rate.ok) node.warn(t('errors.rate', { reason: rate.reason }));
     const limiter = new RateWindow(rate.ok ? rate.value : rate.fallback);
     const passesData = dataEventFilter(chosen);
@@ -96,7 +94,9 @@ export = (RED: NodeAPI) => {
     }
 
     function forward(event: StreamEvent) {
-      if (ERROR_EVENT.test(event.event) && !repeatedErrors.admit(event.event, event.receivedAt)) return;
+      // A device error event (`error (<event name>)`) passes at most once a second per name.
+      const isError = dataErrorEventSubject(event.event) !== undefined;
+      if (isError && !repeatedErrors.admit(event.event, event.receivedAt)) return;
       const msg: NodeMessage & { event: string } = {
         event: event.event,
         // Every node of the device gets the same event: a copy each, so one flow's edits stay its own.

@@ -1,5 +1,12 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
 import { type DeviceClient, validateApiPath } from '../api';
+import {
+  AUTH_SEGMENT,
+  DEVICE_PATHS,
+  HTTP_METHODS,
+  METHODS_WITH_BODY,
+  STREAMING_PATHS,
+} from '../api/protocol';
 import type { HttpMethod } from '../api/types';
 import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
 import { errorLocaliser, invalidInput, toNodeError } from './shared/errors';
@@ -10,9 +17,7 @@ interface RequestDef extends NodeDef {
   path?: string;
 }
 
-const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
-const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PATCH', 'PUT']);
-const DEFAULT_PATH = '/api/v1/audio';
+const DEFAULT_PATH = DEVICE_PATHS.audio;
 /**
  * Response headers never copied into a message: secrets, and what describes the device's connection and
  * framing rather than the answer (hop-by-hop, length and compression, which the client has undone). An
@@ -37,7 +42,7 @@ const HIDDEN_HEADERS = new Set([
 function readMethod(value: unknown): HttpMethod | undefined {
   if (typeof value !== 'string') return undefined;
   const upper = value.trim().toUpperCase();
-  return (METHODS as readonly string[]).includes(upper) ? (upper as HttpMethod) : undefined;
+  return (HTTP_METHODS as readonly string[]).includes(upper) ? (upper as HttpMethod) : undefined;
 }
 
 /**
@@ -48,11 +53,8 @@ function isAuthPath(path: string): boolean {
   const [pathname = ''] = path.split('?', 1);
   const segment = pathname.split('/')[3] ?? '';
   const [name = ''] = decodeURIComponent(segment).split(';', 1);
-  return name.toLowerCase() === 'auth';
+  return name.toLowerCase() === AUTH_SEGMENT;
 }
-
-/** The device's Server-Sent Events endpoints: their answers never end, so a request cannot read them. */
-const STREAMING_PATHS: ReadonlySet<string> = new Set(['/api/v1/data', '/api/v1/events', '/api/v1/heartbeat']);
 
 /** Whether a validated path names a streaming endpoint, read as leniently as `isAuthPath` reads its path. */
 function isStreamingPath(path: string): boolean {
@@ -61,7 +63,7 @@ function isStreamingPath(path: string): boolean {
     .split('/')
     .map((segment) => decodeURIComponent(segment).split(';', 1)[0] ?? '')
     .filter((segment, index) => index === 0 || segment !== '');
-  return STREAMING_PATHS.has(segments.join('/').toLowerCase());
+  return STREAMING_PATHS.includes(segments.join('/').toLowerCase());
 }
 
 /** The JavaScript type, in words that read the same in every language. */
@@ -97,7 +99,7 @@ export = (RED: NodeAPI) => {
       let method = configuredMethod;
       if (msg.method !== undefined && msg.method !== '') {
         const fromMessage = readMethod(msg.method);
-        if (!fromMessage) throw invalidInput(t('errors.method', { methods: METHODS.join(', ') }));
+        if (!fromMessage) throw invalidInput(t('errors.method', { methods: HTTP_METHODS.join(', ') }));
         method = fromMessage;
       }
       if (msg.path !== undefined && typeof msg.path !== 'string') {

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { zoneBounds } from './geometry';
 import type { Point, Zone, ZoneChange, ZoneDiff } from './types';
 
@@ -56,9 +57,9 @@ function sameZone(a: Zone, b: Zone): boolean {
   const { geometry: geometryB, types: typesB, ...restB } = b;
   return (
     sameTypes(typesA, typesB) &&
-    deepEqual(restA, restB) &&
+    isDeepStrictEqual(restA, restB) &&
     sameRectangle(a, b) &&
-    deepEqual(withoutCorners(geometryA), withoutCorners(geometryB)) &&
+    isDeepStrictEqual(withoutCorners(geometryA), withoutCorners(geometryB)) &&
     sameCornerExtras(geometryA, geometryB)
   );
 }
@@ -103,19 +104,8 @@ function cornerExtras(point: Point): Record<string, unknown> {
 
 function sameCornerExtras(a: Zone['geometry'], b: Zone['geometry']): boolean {
   const [a1, a2, b1, b2] = [a.point1, a.point2, b.point1, b.point2].map(cornerExtras);
-  return (deepEqual(a1, b1) && deepEqual(a2, b2)) || (deepEqual(a1, b2) && deepEqual(a2, b1));
-}
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((item, index) => deepEqual(item, b[index]));
-  }
-  const recordA = a as Record<string, unknown>;
-  const recordB = b as Record<string, unknown>;
-  const keysA = Object.keys(recordA);
-  if (keysA.length !== Object.keys(recordB).length) return false;
-  return keysA.every((key) => Object.hasOwn(recordB, key) && deepEqual(recordA[key], recordB[key]));
+  return (
+    (isDeepStrictEqual(a1, b1) && isDeepStrictEqual(a2, b2)) ||
+    (isDeepStrictEqual(a1, b2) && isDeepStrictEqual(a2, b1))
+  );
 }

@@ -1,3 +1,4 @@
+import { DEVICE_PATHS } from '../api/protocol';
 import { DeviceError } from '../errors';
 import { readCameraInputs, withCameraInputs } from './camera-inputs';
 import { zoneGeometry } from './geometry';
@@ -18,8 +19,8 @@ import { validateZones } from './validate';
 type JsonObject = Record<string, unknown>;
 
 const ENDPOINT: Record<ZoneSource, string> = {
-  zones: 'GET /api/v1/room/zones',
-  layout: 'GET /api/v1/room/layout',
+  zones: `GET ${DEVICE_PATHS.zones}`,
+  layout: `GET ${DEVICE_PATHS.layout}`,
 };
 
 /** Spellings folded into the spec's fields; none of them is copied to the output as well. */

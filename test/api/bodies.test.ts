@@ -1,5 +1,5 @@
 import should from 'should';
-import { MAX_RESPONSE_BYTES } from '../../src/api/client';
+import { MAX_RESPONSE_BYTES } from '../../src/api/bodies';
 import { useHarness } from './helpers';
 
 const AUDIO = '/api/v1/audio';

@@ -40,12 +40,6 @@ export function readNonNegative(
   return { ok: true, value: parsed };
 }
 
-/**
- * The highest `rate` (soundLocation messages a second) of the events node: far above the device's 5
- * readings a second, and it bounds what the rate limiter remembers (one time per message of a window).
- */
-export const MAX_EVENT_RATE = 1000;
-
 export const LIVE_EVENT_CHOICES = ['soundLocation', 'deviceMetrics', 'changes'] as const;
 export type LiveEventChoice = (typeof LIVE_EVENT_CHOICES)[number];
 export const DEFAULT_LIVE_EVENTS: readonly LiveEventChoice[] = ['soundLocation'];

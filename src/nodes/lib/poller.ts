@@ -7,9 +7,8 @@
 export interface PollerOptions {
   /** Milliseconds between ticks; must be > 0. */
   intervalMs: number;
-  /** The work of one tick. Its rejection is handed to `onError`, never left unhandled. */
+  /** The work of one tick; it handles its own failures (a rejection is ignored, never left unhandled). */
   task: () => Promise<void>;
-  onError?: (error: unknown) => void;
 }
 
 export class Poller {
@@ -27,10 +26,6 @@ export class Poller {
       throw new RangeError(`intervalMs must be a positive number, got ${String(options.intervalMs)}`);
     }
     this.options = options;
-  }
-
-  get busy(): boolean {
-    return this.running;
   }
 
   start(): void {
@@ -51,8 +46,8 @@ export class Poller {
     this.runs++;
     try {
       await this.options.task();
-    } catch (error) {
-      this.options.onError?.(error);
+    } catch {
+      // The task reports its own failures.
     } finally {
       this.running = false;
     }

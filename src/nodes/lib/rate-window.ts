@@ -1,36 +1,34 @@
+import { MAX_WINDOW_LIMIT, SlidingWindow } from '../../api/sliding-window';
+
+/** The highest rate a live node takes, in messages a second: above it a window would hold too many times. */
+export const MAX_MESSAGE_RATE = MAX_WINDOW_LIMIT;
+
 /**
- * "At most `perSecond` messages a second", held in every window, not on average: the last `count` passes
- * are remembered and the next may pass once the oldest is a window old. A rate below one a second becomes
- * one message per 1/rate seconds; a fraction above one keeps its ratio (2.5 a second = 2 per 0.8 s).
- * 0 lets everything pass. No timers and no Node-RED: time comes in with each call.
+ * "At most `perSecond` messages a second", held in every window, not on average (src/api/sliding-window).
+ * A rate below one a second becomes one message per 1/rate seconds; a fraction above one keeps its ratio
+ * (2.5 a second = 2 per 0.8 s). 0 lets everything pass. No timers and no Node-RED: time comes in with
+ * each call.
  */
 export class RateWindow {
-  readonly #count: number;
-  readonly #windowMs: number;
-  readonly #passed: number[] = [];
+  readonly #window: SlidingWindow | undefined;
   /** Calls that were refused (for status and tests). */
   dropped = 0;
 
   constructor(perSecond: number) {
-    if (!(Number.isFinite(perSecond) && perSecond >= 0)) {
-      throw new RangeError(`the rate must be a number >= 0, got ${String(perSecond)}`);
+    if (!(Number.isFinite(perSecond) && perSecond >= 0 && perSecond <= MAX_MESSAGE_RATE)) {
+      throw new RangeError(
+        `the rate must be a number from 0 to ${MAX_MESSAGE_RATE}, got ${String(perSecond)}`,
+      );
     }
-    this.#count = perSecond === 0 ? 0 : Math.max(1, Math.floor(perSecond));
-    this.#windowMs = perSecond === 0 ? 0 : (this.#count * 1000) / perSecond;
+    if (perSecond === 0) return;
+    const count = Math.max(1, Math.floor(perSecond));
+    this.#window = new SlidingWindow(count, (count * 1000) / perSecond);
   }
 
   /** Whether a message at `now` (ms) may pass; a pass is remembered. */
   admit(now: number): boolean {
-    if (this.#count === 0) return true;
-    if (this.#passed.length === this.#count) {
-      const oldest = this.#passed[0] ?? now;
-      if (now - oldest < this.#windowMs) {
-        this.dropped++;
-        return false;
-      }
-      this.#passed.shift();
-    }
-    this.#passed.push(now);
-    return true;
+    if (this.#window === undefined || this.#window.take(now) === 0) return true;
+    this.dropped++;
+    return false;
   }
 }

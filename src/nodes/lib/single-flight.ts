@@ -7,10 +7,6 @@ export class SingleFlight<T> {
 
   constructor(private readonly load: () => Promise<T>) {}
 
-  get busy(): boolean {
-    return this.inFlight !== undefined;
-  }
-
   run(): Promise<T> {
     if (this.inFlight) return this.inFlight;
     const started = (async () => {

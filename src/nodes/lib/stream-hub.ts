@@ -1,3 +1,8 @@
+import {
+  DATA_EVENT_NAMES,
+  STREAM_PATHS as DEVICE_STREAM_PATHS,
+  dataErrorEventName,
+} from '../../api/protocol';
 import type { DeviceError } from '../../errors';
 
 /**
@@ -12,7 +17,7 @@ export interface LiveStream {
   on(name: 'event', listener: (event: StreamEvent) => void): unknown;
   on(name: 'state', listener: (state: LiveStreamState, detail: LiveStreamStateDetail) => void): unknown;
   /** Something was skipped and the stream goes on (an event over the size cap). */
-  on(name: 'warning', listener: (warning: DeviceError) => void): unknown;
+  on(name: 'warning', listener: (warning: DeviceError, detail: LiveStreamWarningDetail) => void): unknown;
   removeAllListeners(): unknown;
   start(): void;
   close(): Promise<void>;
@@ -31,16 +36,17 @@ export interface LiveStreamStateDetail {
   retryInMs?: number;
 }
 
+/** What a warning is about: the event that was dropped, when its name could be read. */
+export interface LiveStreamWarningDetail {
+  droppedEvent?: string;
+}
+
 /** The data stream (talker position, metrics) and the change stream (device changes). */
 export type StreamKind = 'data' | 'changes';
 
-export const STREAM_PATHS: Readonly<Record<StreamKind, string>> = {
-  data: '/api/v1/data?events=soundLocation,deviceMetrics',
-  changes: '/api/v1/events',
-};
+export const STREAM_PATHS: Readonly<Record<StreamKind, string>> = DEVICE_STREAM_PATHS;
 
-/** The names the data stream is asked for; its error events are named after them. */
-export const DATA_EVENT_NAMES = ['soundLocation', 'deviceMetrics'] as const;
+export { DATA_EVENT_NAMES };
 
 /** What a subscriber's status shows for one stream. */
 export type StreamCondition =
@@ -54,11 +60,11 @@ export interface StreamSubscriber {
   onEvent(event: StreamEvent): void;
   onCondition?(condition: StreamCondition, kind: StreamKind): void;
   /** The stream skipped something (an event over the size cap) and goes on. */
-  onWarning?(warning: DeviceError, kind: StreamKind): void;
+  onWarning?(warning: DeviceError, kind: StreamKind, detail: LiveStreamWarningDetail): void;
 }
 
 /** The device answers `error (soundLocation)` with 503 while the microphone is muted; the stream goes on. */
-const MUTED_EVENT = 'error (soundLocation)';
+const MUTED_EVENT = dataErrorEventName('soundLocation');
 
 function isMutedEvent(event: StreamEvent): boolean {
   if (event.event !== MUTED_EVENT) return false;
@@ -78,8 +84,8 @@ class SharedStream {
   ) {
     stream.on('event', (event) => this.#onEvent(event));
     stream.on('state', (state, detail) => this.#onState(state, detail));
-    stream.on('warning', (warning) => {
-      for (const subscriber of this.subscribers) subscriber.onWarning?.(warning, kind);
+    stream.on('warning', (warning, detail) => {
+      for (const subscriber of this.subscribers) subscriber.onWarning?.(warning, kind, detail ?? {});
     });
   }
 
@@ -144,11 +150,6 @@ export class StreamHub {
   /** `open` makes a stream for a path (the config node passes the client's `eventStream`). */
   constructor(open: (path: string) => LiveStream) {
     this.#open = open;
-  }
-
-  /** Open streams (for tests and diagnostics). */
-  get openKinds(): StreamKind[] {
-    return [...this.#streams.keys()];
   }
 
   /**

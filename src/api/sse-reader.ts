@@ -1,0 +1,87 @@
+import { createParser, type EventSourceParser } from 'eventsource-parser';
+
+/** Events end at a blank line; a dropped oversized event is skipped up to it. */
+const EVENT_END = /\r\n\r\n|\n\n|\r\r/g;
+const FIRST_EVENT_END = new RegExp(EVENT_END.source);
+/** How much of an event's start is kept to name it when it turns out too large. */
+const HEAD_CHARS = 512;
+
+/** The index just past the last event end in `text`, or -1 when it holds none. */
+function lastEventEnd(text: string): number {
+  let end = -1;
+  for (const match of text.matchAll(EVENT_END)) end = match.index + match[0].length;
+  return end;
+}
+
+export interface SseReaderOptions {
+  /** An event whose text is longer than this many bytes is dropped. */
+  maxEventBytes: number;
+  onEvent: (name: string, data: string) => void;
+  /** An event was dropped for its size; its name when the `event:` line came before the cap was passed. */
+  onOversized: (name: string | undefined) => void;
+}
+
+/**
+ * Reads Server-Sent Events from the bytes of a stream, keeping each event under a size cap: the text of
+ * an event not yet complete is counted, and once it passes the cap the event is dropped and the bytes up
+ * to its end are skipped, so a device can never make the reader hold more than the cap.
+ */
+export class SseReader {
+  readonly #options: SseReaderOptions;
+  readonly #decoder = new TextDecoder();
+  readonly #parser: EventSourceParser;
+  /** Bytes of the event being read (since the last event end). */
+  #pendingBytes = 0;
+  /** The start of the event being read, to name it. */
+  #head = '';
+  /** The last characters seen: an event end may straddle two chunks. */
+  #tail = '';
+  #skipping = false;
+
+  constructor(options: SseReaderOptions) {
+    this.#options = options;
+    this.#parser = createParser({
+      onEvent: (message) => {
+        const name = message.event ?? 'message';
+        // A whole event can come within one chunk: the count of pending bytes never saw it.
+        if (message.data.length > options.maxEventBytes) options.onOversized(name);
+        else options.onEvent(name, message.data);
+      },
+    });
+  }
+
+  feed(chunk: Uint8Array): void {
+    let text = this.#decoder.decode(chunk, { stream: true });
+    if (this.#skipping) {
+      const combined = this.#tail + text;
+      // The dropped event ends at the first blank line; what follows is the next event.
+      const end = FIRST_EVENT_END.exec(combined);
+      this.#tail = combined.slice(-3);
+      if (end === null) return;
+      this.#skipping = false;
+      text = combined.slice(end.index + end[0].length);
+      this.#tail = '';
+    }
+    const end = lastEventEnd(this.#tail + text) - this.#tail.length;
+    this.#tail = (this.#tail + text).slice(-3);
+    if (end > 0) {
+      // Whole events up to here: the parser dispatches them, and counting starts afresh after them.
+      this.#parser.feed(text.slice(0, end));
+      text = text.slice(end);
+      this.#pendingBytes = 0;
+      this.#head = '';
+    }
+    this.#pendingBytes += Buffer.byteLength(text);
+    if (this.#head.length < HEAD_CHARS) this.#head += text.slice(0, HEAD_CHARS - this.#head.length);
+    if (this.#pendingBytes <= this.#options.maxEventBytes) {
+      this.#parser.feed(text);
+      return;
+    }
+    const name = /(?:^|[\r\n])event:[ ]?([^\r\n]*)[\r\n]/.exec(this.#head)?.[1];
+    this.#parser.reset({ consume: false });
+    this.#skipping = true;
+    this.#pendingBytes = 0;
+    this.#head = '';
+    this.#options.onOversized(name);
+  }
+}
