@@ -2,6 +2,7 @@ import { createParser, type EventSourceParser } from 'eventsource-parser';
 
 /** Events end at a blank line; a dropped oversized event is skipped up to it. */
 const EVENT_END = /\r\n\r\n|\n\n|\r\r/g;
+const FIRST_EVENT_END = new RegExp(EVENT_END.source);
 /** How much of an event's start is kept to name it when it turns out too large. */
 const HEAD_CHARS = 512;
 
@@ -53,11 +54,12 @@ export class SseReader {
     let text = this.#decoder.decode(chunk, { stream: true });
     if (this.#skipping) {
       const combined = this.#tail + text;
-      const end = lastEventEnd(combined);
+      // The dropped event ends at the first blank line; what follows is the next event.
+      const end = FIRST_EVENT_END.exec(combined);
       this.#tail = combined.slice(-3);
-      if (end < 0) return;
+      if (end === null) return;
       this.#skipping = false;
-      text = combined.slice(end);
+      text = combined.slice(end.index + end[0].length);
       this.#tail = '';
     }
     const end = lastEventEnd(this.#tail + text) - this.#tail.length;

@@ -13,7 +13,7 @@ import type { DeviceError } from '../errors';
 export interface LiveStream {
   on(name: 'event', listener: (event: StreamEvent) => void): unknown;
   on(name: 'state', listener: (state: LiveStreamState, detail: LiveStreamStateDetail) => void): unknown;
-  /** An event the stream could not pass (larger than its cap) was dropped; the stream goes on. */
+  /** Something was skipped and the stream goes on (an event over the size cap). */
   on(name: 'warning', listener: (warning: DeviceError, detail: StreamWarningDetail) => void): unknown;
   removeAllListeners(): unknown;
   start(): void;
@@ -51,11 +51,8 @@ export type StreamCondition =
 export interface StreamSubscriber {
   onEvent(event: StreamEvent): void;
   onCondition?(condition: StreamCondition, kind: StreamKind): void;
-  /**
-   * The stream dropped an event it could not pass (larger than its cap): what it said was not heard.
-   * `eventName` when the stream could read it.
-   */
-  onDropped?(warning: DeviceError, eventName: string | undefined, kind: StreamKind): void;
+  /** The stream skipped something (an event over the size cap) and goes on. */
+  onWarning?(warning: DeviceError, kind: StreamKind, detail: StreamWarningDetail): void;
 }
 
 /** The device answers `error (soundLocation)` with 503 while the microphone is muted; the stream goes on. */
@@ -80,7 +77,7 @@ class SharedStream {
     stream.on('event', (event) => this.#onEvent(event));
     stream.on('state', (state, detail) => this.#onState(state, detail));
     stream.on('warning', (warning, detail) => {
-      for (const subscriber of this.subscribers) subscriber.onDropped?.(warning, detail.droppedEvent, kind);
+      for (const subscriber of this.subscribers) subscriber.onWarning?.(warning, kind, detail);
     });
   }
 

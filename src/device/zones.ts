@@ -100,8 +100,8 @@ export class DeviceZones {
       },
       // Layouts are the large announcements: one dropped for its size (or whose name was lost with it) may
       // have changed the zones.
-      onDropped: (_warning, eventName) => {
-        if (eventName === undefined || isZonesChange(eventName)) this.changedUnseen();
+      onWarning: (_warning, _kind, { droppedEvent }) => {
+        if (droppedEvent === undefined || isZonesChange(droppedEvent)) this.changedUnseen();
       },
       onCondition: (condition) => {
         // Changes made while the stream was down were never announced: read the zones once it is back.

@@ -1,18 +1,23 @@
-import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
+import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from '../api/settings-rules';
 import type { StreamCondition } from '../device/stream-hub';
 import { streamErrorReporter } from '../device/stream-status';
 import {
   type ActiveZoneChange,
   ActiveZoneTracker,
+  hasZoneType,
+  MIN_RELEASE_MS,
   readSoundLocation,
   summariseLocation,
   withGeometry,
+  zoneTypesOf,
 } from '../zones';
 import type { ZoneReadResult, ZoneWithGeometry } from '../zones/types';
+import { CoalescedStatus } from './lib/coalesced-status';
 import { readNonNegative } from './lib/node-settings';
-import { statusText } from './lib/status';
+import { withNote } from './lib/status';
 import { subscribeAfterDeploy } from './lib/subscribe-after-deploy';
+import { joinTopic, nodeTopicNames } from './lib/topic';
 import { type DeviceUser, useDevice } from './shared/device';
 import { errorCode, errorLocaliser, toNodeError } from './shared/errors';
 
@@ -49,11 +54,18 @@ export = (RED: NodeAPI) => {
     if (!hold.ok) node.warn(t('errors.hold', { reason: hold.reason }));
     const release = readNonNegative(def.release, DEFAULT_RELEASE_SECONDS, 'Release', MAX_TIMER_SECONDS);
     if (!release.ok) node.warn(t('errors.release', { reason: release.reason }));
+    const releaseMs = (release.ok ? release.value : release.fallback) * 1000;
+    // The tracker raises it; the user is told why the camera waits longer than they set.
+    if (releaseMs < MIN_RELEASE_MS)
+      node.warn(t('errors.releaseRaised', { release: releaseMs, min: MIN_RELEASE_MS }));
     const tracker = new ActiveZoneTracker<ZoneWithGeometry>({
       zoneType,
       holdMs: hold.ok ? hold.value : hold.fallback,
-      releaseMs: (release.ok ? release.value : release.fallback) * 1000,
+      releaseMs,
     });
+    const status = new CoalescedStatus<NodeStatus>((shown) => node.status(shown));
+    node.on('close', () => status.close());
+    const safeName = nodeTopicNames((text) => node.warn(text), t);
     const configuredTopic = typeof def.topic === 'string' ? def.topic.trim() : '';
 
     let closed = false;
@@ -62,31 +74,38 @@ export = (RED: NodeAPI) => {
     let zonesLoading = false;
     let lastZonesError: string | undefined;
     let releaseTimer: NodeJS.Timeout | undefined;
+    /** The zone types of the device when none of its zones has the chosen one (a typo: "Switchng"). */
+    let typesWithoutChosen: string[] | undefined;
 
-    node.onDeviceStatus = (status, state) => {
-      if (state === 'invalid') node.status(status);
+    node.onDeviceStatus = (shown, state) => {
+      if (state === 'invalid') status.set(shown);
     };
-    const device = useDevice(RED, node, def.device, statusText(TYPE, 'status.noDevice'));
+    const device = useDevice(RED, node, def.device, t('status.noDevice'));
     const topicBase = configuredTopic !== '' ? configuredTopic : (device?.displayName ?? '');
+
+    /** Data events the stream dropped (over the size cap): logged the first time, counted in the status. */
+    let dropped = 0;
+    const show = (shown: NodeStatus) =>
+      status.set(withNote(shown, dropped === 0 ? undefined : t('status.dropped', { count: dropped })));
 
     function showStatus() {
       if (!device) return;
       if (lastZonesError !== undefined) {
-        node.status({
-          fill: 'red',
-          shape: 'ring',
-          text: statusText(TYPE, 'status.zonesError', { code: lastZonesError }),
-        });
+        show(device.faultStatus(lastZonesError));
         return;
       }
       if (condition.state !== 'streaming') {
-        node.status(device.streamStatus(condition));
+        show(device.streamStatus(condition));
+        return;
+      }
+      if (typesWithoutChosen !== undefined) {
+        show({ fill: 'yellow', shape: 'ring', text: t('status.noZoneOfType', { type: zoneType }) });
         return;
       }
       const zone = tracker.current.zone;
-      node.status(
+      show(
         zone === null
-          ? { fill: 'grey', shape: 'dot', text: statusText(TYPE, 'status.none') }
+          ? { fill: 'grey', shape: 'dot', text: t('status.none') }
           : { fill: 'green', shape: 'dot', text: zone.label !== '' ? zone.label : zone.id },
       );
     }
@@ -97,8 +116,8 @@ export = (RED: NodeAPI) => {
       // A copy: the tracker keeps the zones, and a flow may edit what it receives.
       msg.payload = RED.util.cloneMessage({ zone: change.zone, previous: change.previous });
       msg.location = change.reading === undefined ? null : summariseLocation(change.reading.location);
-      const last = change.zone === null ? 'none' : change.zone.id;
-      msg.topic = topicBase === '' ? last : `${topicBase}/${last}`;
+      const last = change.zone === null ? 'none' : safeName(change.zone.id, { oneLevel: true });
+      msg.topic = joinTopic(topicBase, last);
       return msg;
     }
 
@@ -124,12 +143,30 @@ export = (RED: NodeAPI) => {
       );
     }
 
+    /** Tells once (until a zone of the type appears) that no zone has the chosen type. */
+    function checkZoneType(read: ZoneReadResult): boolean {
+      const before = typesWithoutChosen;
+      typesWithoutChosen = read.zones.some((zone) => hasZoneType(zone, zoneType))
+        ? undefined
+        : zoneTypesOf(read.zones);
+      if (typesWithoutChosen !== undefined && before === undefined) {
+        const types = typesWithoutChosen.join(', ');
+        node.warn(
+          types === ''
+            ? t('errors.noZones', { type: zoneType })
+            : t('errors.noZoneOfType', { type: zoneType, types }),
+        );
+      }
+      return (before === undefined) !== (typesWithoutChosen === undefined);
+    }
+
     function applyZones(read: ZoneReadResult) {
       zonesLoadedAt = Date.now();
       const hadError = lastZonesError !== undefined;
       lastZonesError = undefined;
+      const typeNews = checkZoneType(read);
       announce(tracker.setZones(read.zones.map(withGeometry), Date.now()));
-      if (hadError) showStatus();
+      if (hadError || typeNews) showStatus();
     }
 
     function loadZones() {
@@ -190,6 +227,11 @@ export = (RED: NodeAPI) => {
               if (location === undefined) return;
               announce(tracker.observe({ at: event.receivedAt, location }));
               scheduleRelease();
+            },
+            onWarning: (warning) => {
+              dropped++;
+              if (dropped === 1) node.warn(toNodeError(warning, localise).message);
+              showStatus();
             },
             onCondition: (next) => {
               reportStreamError(next);

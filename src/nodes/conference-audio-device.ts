@@ -9,6 +9,7 @@ import { DeviceError, isDeviceError } from '../errors';
 import {
   connectedWithVendorHint,
   connectionStatus,
+  faultStatus,
   invalidConfigStatus,
   type StatusView,
   statusMessage,
@@ -56,8 +57,8 @@ interface ConfigNode extends Node<DeviceCredentials>, DeviceConfigNode {
 export = (RED: NodeAPI) => {
   const t = (key: string, params?: Record<string, string | number>) =>
     RED._(`conference-audio-device.${key}`, params);
-  // A catalogue key, which the editor translates into its own language (lib/status.ts).
-  const statusOf = (view: StatusView): NodeStatus => statusMessage('conference-audio-device', view);
+  // In the runtime's language: a Status node or a dashboard reads this text (lib/status.ts).
+  const statusOf = (view: StatusView): NodeStatus => statusMessage(t, view);
   const settingsOf = () => RED.settings as unknown as Record<string, unknown>;
 
   function streamIdleTimeoutMs(): number {
@@ -147,6 +148,7 @@ export = (RED: NodeAPI) => {
     const displayName = typeof def.name === 'string' && def.name.trim() !== '' ? def.name.trim() : host;
     Object.defineProperty(this, 'displayName', { value: displayName, enumerable: false });
     this.streamStatus = (condition) => statusOf(streamStatus(condition));
+    this.faultStatus = (code) => statusOf(faultStatus(code));
     this.connection = () => {
       if (connection) return connection;
       throw unusable ?? new DeviceError('INVALID_CONFIG', 'The device settings could not be read');

@@ -1,4 +1,4 @@
-import type { NodeAPI, NodeDef, NodeMessage } from 'node-red';
+import type { NodeAPI, NodeDef, NodeMessage, NodeStatus } from 'node-red';
 import { dataErrorEventSubject } from '../api/protocol';
 import {
   DATA_EVENT_NAMES,
@@ -7,10 +7,14 @@ import {
   type StreamKind,
 } from '../device/stream-hub';
 import { streamErrorReporter, worstCondition } from '../device/stream-status';
+import type { DeviceError } from '../errors';
+import { CoalescedStatus } from './lib/coalesced-status';
 import { type LiveEventChoice, readLiveEvents, readNonNegative } from './lib/node-settings';
 import { MAX_MESSAGE_RATE, RateWindow } from './lib/rate-window';
-import { statusText } from './lib/status';
+import { RepeatGate } from './lib/repeat-gate';
+import { withNote } from './lib/status';
 import { subscribeAfterDeploy } from './lib/subscribe-after-deploy';
+import { joinTopic, nodeTopicNames } from './lib/topic';
 import { type DeviceUser, useDevice } from './shared/device';
 import { errorLocaliser, toNodeError } from './shared/errors';
 
@@ -48,13 +52,17 @@ export = (RED: NodeAPI) => {
     const passesData = dataEventFilter(chosen);
     const configuredTopic = typeof def.topic === 'string' ? def.topic.trim() : '';
 
+    const repeatedErrors = new RepeatGate();
+    const status = new CoalescedStatus<NodeStatus>((shown) => node.status(shown));
+    node.on('close', () => status.close());
+    const safeName = nodeTopicNames((text) => node.warn(text), t);
+
     const conditions = new Map<StreamKind, StreamCondition>();
-    let shown: StreamCondition | undefined;
     // The streams' condition is the status; the request connection's is not (it may sit idle).
-    node.onDeviceStatus = (status, state) => {
-      if (state === 'invalid') node.status(status);
+    node.onDeviceStatus = (shown, state) => {
+      if (state === 'invalid') status.set(shown);
     };
-    const device = useDevice(RED, node, def.device, statusText(TYPE, 'status.noDevice'));
+    const device = useDevice(RED, node, def.device, t('status.noDevice'));
     if (!device) return;
     const topicBase = configuredTopic !== '' ? configuredTopic : device.displayName;
 
@@ -71,21 +79,35 @@ export = (RED: NodeAPI) => {
       reporter(condition);
     };
 
+    /** Events the streams dropped (over the size cap): logged the first time, counted in the status. */
+    let dropped = 0;
+    const showStreams = () => {
+      const note = dropped === 0 ? undefined : t('status.dropped', { count: dropped });
+      if (device) status.set(withNote(device.streamStatus(worstCondition(conditions)), note));
+    };
+
     function showCondition(condition: StreamCondition, kind: StreamKind) {
       reportError(condition, kind);
       conditions.set(kind, condition);
-      const worst = worstCondition(conditions);
-      if (shown !== undefined && JSON.stringify(shown) === JSON.stringify(worst)) return;
-      shown = worst;
-      node.status(device?.streamStatus(worst) ?? {});
+      showStreams();
+    }
+
+    function countDropped(warning: DeviceError) {
+      dropped++;
+      if (dropped === 1) node.warn(toNodeError(warning, localise).message);
+      showStreams();
     }
 
     function forward(event: StreamEvent) {
+      // A device error event (`error (<event name>)`) passes at most once a second per name.
+      const isError = dataErrorEventSubject(event.event) !== undefined;
+      if (isError && !repeatedErrors.admit(event.event, event.receivedAt)) return;
       const msg: NodeMessage & { event: string } = {
         event: event.event,
         // Every node of the device gets the same event: a copy each, so one flow's edits stay its own.
         payload: structuredClone(event.data),
-        topic: `${topicBase}/${event.event}`,
+        // The name as the device sent it is msg.event; the topic takes only what a broker accepts.
+        topic: joinTopic(topicBase, safeName(event.event)),
       };
       node.send(msg);
     }
@@ -104,14 +126,17 @@ export = (RED: NodeAPI) => {
                   forward(event);
                 },
                 onCondition: showCondition,
+                onWarning: countDropped,
               }),
             );
           }
           if (chosen.includes('changes')) {
             keep(
-              device
-                .connection()
-                .subscribeStream('changes', { onEvent: forward, onCondition: showCondition }),
+              device.connection().subscribeStream('changes', {
+                onEvent: forward,
+                onCondition: showCondition,
+                onWarning: countDropped,
+              }),
             );
           }
         },

@@ -8,7 +8,6 @@ import {
   STREAMING_PATHS,
 } from '../api/protocol';
 import type { HttpMethod } from '../api/types';
-import { statusText } from './lib/status';
 import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
 import { errorLocaliser, invalidInput, toNodeError } from './shared/errors';
 
@@ -94,12 +93,7 @@ export = (RED: NodeAPI) => {
     const configuredMethod = readMethod(def.method) ?? 'GET';
     const configuredPath =
       typeof def.path === 'string' && def.path.trim() !== '' ? def.path.trim() : DEFAULT_PATH;
-    const device = useDevice(
-      RED,
-      this,
-      def.device,
-      statusText('conference-audio-request', 'status.noDevice'),
-    );
+    const device = useDevice(RED, this, def.device, t('status.noDevice'));
 
     function prepare(msg: NodeMessageInFlow & Record<string, unknown>) {
       let method = configuredMethod;

@@ -4,7 +4,6 @@ import { isDeviceError } from '../errors';
 import { parseZoneList, withGeometry, zonesContaining } from '../zones';
 import type { ZoneWithGeometry } from '../zones/types';
 import { readPoint } from './lib/point';
-import { statusText } from './lib/status';
 import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
 import { errorLocaliser, invalidInput, toNodeError } from './shared/errors';
 
@@ -58,9 +57,7 @@ export = (RED: NodeAPI) => {
         ? maxAgeSeconds * 1000
         : DEFAULT_MAX_AGE_SECONDS * 1000;
     // Zones from messages only: a device is optional, so no "no device" status.
-    const device = def.device
-      ? useDevice(RED, this, def.device, statusText('conference-audio-zone-lookup', 'status.noDevice'))
-      : undefined;
+    const device = def.device ? useDevice(RED, this, def.device, t('status.noDevice')) : undefined;
     // Geometry is derived once per read, not once per point: lookups may come several times a second.
     const cache = new TtlCache<ZoneWithGeometry[]>(async () => {
       if (!device) throw noDeviceError();

@@ -4,9 +4,11 @@ import type { ConnectionState } from '../api/types';
 import { SingleFlight } from '../device/single-flight';
 import { renderZoneMap } from '../zones';
 import type { ZoneReadResult } from '../zones/types';
+import { readNonNegative } from './lib/node-settings';
 import { Poller } from './lib/poller';
-import { clockTime, statusText } from './lib/status';
-import { arrayParts, ZoneChangeTracker, zonesWithGeometry, zoneTopic } from './lib/zone-messages';
+import { clockTime } from './lib/status';
+import { joinTopic, nodeTopicNames } from './lib/topic';
+import { arrayParts, ZoneChangeTracker, zonesWithGeometry } from './lib/zone-messages';
 import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
 import { errorCode, errorLocaliser, toNodeError } from './shared/errors';
 
@@ -33,8 +35,7 @@ const MIN_INTERVAL_SECONDS = 5;
 type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 
 export = (RED: NodeAPI) => {
-  const t = (key: string, params?: Record<string, string | number>) =>
-    RED._(`conference-audio-zones.${key}`, params);
+  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
   const localise = errorLocaliser(RED);
   const nodeError = (error: unknown) => toNodeError(error, localise);
 
@@ -52,6 +53,7 @@ export = (RED: NodeAPI) => {
     const mode: OutputMode = OUTPUT_MODES.find((known) => known === def.output) ?? 'all';
     const baseTopic = typeof def.topic === 'string' ? def.topic : 'zones';
     const tracker = new ZoneChangeTracker();
+    const safeName = nodeTopicNames((text) => node.warn(text), t);
     let closed = false;
     let lastRead: { count: number; at: Date } | undefined;
     let lastErrorCode: string | undefined;
@@ -69,11 +71,7 @@ export = (RED: NodeAPI) => {
       // same text again cost a sixth of a read's latency (bench/overhead.ts) and told nobody anything.
       const shown = `${lastRead.count} ${time}`;
       if (shown === shownRead) return;
-      node.status({
-        fill: 'green',
-        shape: 'dot',
-        text: statusText(TYPE, 'status.read', { count: lastRead.count, time }),
-      });
+      node.status({ fill: 'green', shape: 'dot', text: t('status.read', { count: lastRead.count, time }) });
       shownRead = shown;
     };
     node.onDeviceStatus = (status: NodeStatus, state: ConnectionState | 'invalid') => {
@@ -82,7 +80,7 @@ export = (RED: NodeAPI) => {
       else showStatus(status);
     };
 
-    const device = useDevice(RED, node, def.device, statusText(TYPE, 'status.noDevice'));
+    const device = useDevice(RED, node, def.device, t('status.noDevice'));
     const reader = new SingleFlight<ZoneReadResult>(async () => {
       if (!device) throw noDeviceError();
       return device.connection().zones.read();
@@ -98,7 +96,8 @@ export = (RED: NodeAPI) => {
         return zones.map((zone, index) => {
           const msg = RED.util.cloneMessage(base) as NodeMessage & Record<string, unknown>;
           msg.payload = zone;
-          msg.topic = zoneTopic(topic, zone);
+          // `<topic>/<zone id>`, the id made one safe topic level.
+          msg.topic = joinTopic(topic, safeName(zone.id, { oneLevel: true }));
           msg.parts = arrayParts(groupId, index, zones.length, outer);
           msg.source = read.source;
           return msg;
@@ -106,7 +105,7 @@ export = (RED: NodeAPI) => {
       }
       const msg = base as NodeMessage & Record<string, unknown>;
       if (mode === 'changes') {
-        const changes = tracker.update(read.zones);
+        const changes = tracker.update(read.zones, read.source);
         if (!changes) return [];
         msg.payload = changes;
       } else if (mode === 'map') {
@@ -135,11 +134,9 @@ export = (RED: NodeAPI) => {
     }
 
     function recordFailure(error: unknown) {
-      showStatus({
-        fill: 'red',
-        shape: 'ring',
-        text: statusText(TYPE, 'status.error', { code: errorCode(error) }),
-      });
+      const code = errorCode(error);
+      // In the device node's words for the fault; without a device, "no device" stays.
+      if (device) showStatus(device.faultStatus(code));
     }
 
     /**
@@ -191,7 +188,10 @@ export = (RED: NodeAPI) => {
       );
     });
 
-    const intervalSeconds = Number(def.interval ?? 0);
+    // Decimal only: "0x10" is a typo, not a read every 16 s. Unreadable: no timer, with a warning.
+    const interval = readNonNegative(def.interval, 0, 'Interval');
+    if (!interval.ok) node.warn(t('errors.intervalUnreadable', { reason: interval.reason }));
+    const intervalSeconds = interval.ok ? interval.value : 0;
     let poller: Poller | undefined;
     let startRead: NodeJS.Immediate | undefined;
     if (intervalSeconds > MAX_TIMER_SECONDS) {

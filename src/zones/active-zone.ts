@@ -33,6 +33,29 @@ export interface ActiveZoneChange<Z extends Zone> {
 
 export const ANY_ZONE_TYPE = 'any';
 
+/** How often a device sends a sound-location reading while it hears something (the spec's 5 a second). */
+export const READING_INTERVAL_MS = 200;
+
+/**
+ * The shortest `releaseMs` that works, and the longest gap between two readings of one zone that still
+ * counts as talk in it: two readings missed. A shorter release would end the active zone in the gap between
+ * two readings of a steady talker (the camera flaps); a longer gap is silence. Smaller releases are raised
+ * to it; a node's settings refuse them with this bound.
+ */
+export const MIN_RELEASE_MS = 2.5 * READING_INTERVAL_MS;
+
+/** Whether `zone` counts for a tracker of `zoneType` (`any`, or one of its types, case aside). */
+export function hasZoneType(zone: Zone, zoneType: string): boolean {
+  const wanted = zoneType.toLowerCase();
+  if (wanted === ANY_ZONE_TYPE) return true;
+  return zone.types.some((type) => type.toLowerCase() === wanted);
+}
+
+/** The zone types `zones` carry, each once, in the order first seen: for a user who chose none of them. */
+export function zoneTypesOf(zones: readonly Zone[]): string[] {
+  return [...new Set(zones.flatMap((zone) => zone.types))];
+}
+
 export class ActiveZoneTracker<Z extends Zone = Zone> {
   readonly #options: ActiveZoneOptions;
   #zones: Z[] = [];
@@ -40,8 +63,11 @@ export class ActiveZoneTracker<Z extends Zone = Zone> {
   #previous: Z | null = null;
   /** When the talker was last heard inside the active zone. */
   #lastHeardInActive = 0;
-  /** A zone (or null: outside every zone) the talker speaks in that is not the active one, since when. */
-  #candidate: { zone: Z | null; since: number } | undefined;
+  /**
+   * A zone (or null: outside every zone) the talker speaks in that is not the active one: since when, and
+   * when last heard there (a gap longer than MIN_RELEASE_MS is silence and ends the wait).
+   */
+  #candidate: { zone: Z | null; since: number; lastHeard: number } | undefined;
   #lastReading: TimedReading | undefined;
   #decidingReading: TimedReading | undefined;
 
@@ -52,7 +78,8 @@ export class ActiveZoneTracker<Z extends Zone = Zone> {
         throw new RangeError(`${key} must be a number >= 0, got ${String(value)}`);
       }
     }
-    this.#options = { ...options };
+    // Raised, not refused: the tracker must work whatever it is given; the node tells the user.
+    this.#options = { ...options, releaseMs: Math.max(options.releaseMs, MIN_RELEASE_MS) };
   }
 
   /** The answer now, as the last change told it (for an input that asks again). */
@@ -70,7 +97,7 @@ export class ActiveZoneTracker<Z extends Zone = Zone> {
       zone === null ? null : (this.#zones.find((known) => known.id === zone.id) ?? undefined);
     if (this.#candidate !== undefined) {
       const still = byId(this.#candidate.zone);
-      this.#candidate = still === undefined ? undefined : { zone: still, since: this.#candidate.since };
+      this.#candidate = still === undefined ? undefined : { ...this.#candidate, zone: still };
     }
     if (this.#active === null) return undefined;
     const still = byId(this.#active);
@@ -84,7 +111,10 @@ export class ActiveZoneTracker<Z extends Zone = Zone> {
   /** Takes one reading; returns the change it causes, if any. */
   observe(reading: TimedReading): ActiveZoneChange<Z> | undefined {
     this.#lastReading = reading;
-    const zone = isSilent(reading.location) ? undefined : this.#zoneOf(reading.location);
+    const silent = isSilent(reading.location);
+    // Silence ends a wait for the hold: a cough, a pause, and another cough are not talk in that zone.
+    if (silent) this.#candidate = undefined;
+    const zone = silent ? undefined : this.#zoneOf(reading.location);
     // Silence, and a reading that names no place (no coordinates, no zone), only let time pass.
     if (zone === undefined) return this.#releaseIfDue(reading.at, reading);
     if (zone !== null && zone.id === this.#active?.id) {
@@ -92,10 +122,16 @@ export class ActiveZoneTracker<Z extends Zone = Zone> {
       this.#candidate = undefined;
       return undefined;
     }
-    if (this.#candidate === undefined || this.#candidate.zone?.id !== zone?.id) {
-      this.#candidate = { zone, since: reading.at };
-    }
-    if (zone !== null && reading.at - this.#candidate.since >= this.#options.holdMs) {
+    const waiting = this.#candidate;
+    const continues =
+      waiting !== undefined &&
+      waiting.zone?.id === zone?.id &&
+      reading.at - waiting.lastHeard <= MIN_RELEASE_MS;
+    const candidate = continues
+      ? { ...waiting, lastHeard: reading.at }
+      : { zone, since: reading.at, lastHeard: reading.at };
+    this.#candidate = candidate;
+    if (zone !== null && reading.at - candidate.since >= this.#options.holdMs) {
       return this.#change(zone, reading, reading.at);
     }
     return this.#releaseIfDue(reading.at, reading);
@@ -126,9 +162,7 @@ export class ActiveZoneTracker<Z extends Zone = Zone> {
   }
 
   #matchesType(zone: Z): boolean {
-    const wanted = this.#options.zoneType.toLowerCase();
-    if (wanted === ANY_ZONE_TYPE) return true;
-    return zone.types.some((type) => type.toLowerCase() === wanted);
+    return hasZoneType(zone, this.#options.zoneType);
   }
 
   /**

@@ -15,8 +15,17 @@ import type { Point, Zone, ZoneChange, ZoneDiff } from './types';
  *
  * Ids that repeat (a device fault that validation reports) are paired in order: the second zone with id A
  * before is compared with the second zone with id A after.
+ *
+ * Lists read from different endpoints (`acrossSources`: the zones endpoint, then the layout or a layout
+ * event) compare only the device fields both carry: the layout adds fields of its own to each zone (the
+ * public example's `on: true`), which tell where a list came from, not that a zone changed.
  */
-export function diffZones(previous: readonly Zone[], next: readonly Zone[]): ZoneDiff {
+export function diffZones(
+  previous: readonly Zone[],
+  next: readonly Zone[],
+  options: { acrossSources?: boolean } = {},
+): ZoneDiff {
+  const same = options.acrossSources === true ? sameZoneAcrossSources : sameZone;
   // Indexes rather than zones: the same zone object listed twice must be matched (and removed) twice.
   const waiting = new Map<string, number[]>();
   previous.forEach((zone, index) => {
@@ -31,7 +40,7 @@ export function diffZones(previous: readonly Zone[], next: readonly Zone[]): Zon
     const beforeIndex = waiting.get(after.id)?.shift();
     const before = beforeIndex === undefined ? undefined : previous[beforeIndex];
     if (before === undefined) added.push(after);
-    else if (!sameZone(before, after)) changed.push({ id: after.id, before, after });
+    else if (!same(before, after)) changed.push({ id: after.id, before, after });
   }
 
   const unmatched = new Set([...waiting.values()].flat());
@@ -53,6 +62,17 @@ function sameZone(a: Zone, b: Zone): boolean {
     isDeepStrictEqual(withoutCorners(geometryA), withoutCorners(geometryB)) &&
     sameCornerExtras(geometryA, geometryB)
   );
+}
+
+function sameZoneAcrossSources(a: Zone, b: Zone): boolean {
+  return sameZone(onlyFieldsOf(a, b), onlyFieldsOf(b, a));
+}
+
+/** `zone` without the top-level fields `other` lacks. */
+function onlyFieldsOf(zone: Zone, other: Zone): Zone {
+  const kept = { ...zone };
+  for (const key of Object.keys(kept)) if (!Object.hasOwn(other, key)) delete kept[key];
+  return kept;
 }
 
 function sameTypes(a: readonly string[], b: readonly string[]): boolean {

@@ -3,7 +3,11 @@ export {
   type ActiveZoneOptions,
   ActiveZoneTracker,
   ANY_ZONE_TYPE,
+  hasZoneType,
+  MIN_RELEASE_MS,
+  READING_INTERVAL_MS,
   type TimedReading,
+  zoneTypesOf,
 } from './active-zone';
 export { CAMERA_INPUT_FIELD, type CameraInput, readCameraInputs, withCameraInputs } from './camera-inputs';
 export { diffZones, hasChanges } from './diff';

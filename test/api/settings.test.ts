@@ -2,6 +2,7 @@ import { isIPv6 as nodeIsIPv6 } from 'node:net';
 import should from 'should';
 import { deviceSettingsFromProperties, resolveClientSettings } from '../../src/api/settings';
 import { checkDeviceProperty, isIPv6 } from '../../src/api/settings-rules';
+import { MAX_WINDOW_LIMIT } from '../../src/api/sliding-window';
 import { DeviceError } from '../../src/errors';
 import { useHarness } from './helpers';
 
@@ -49,6 +50,16 @@ describe('api/settings: one model for library options and config node properties
       should(error.message).startWith(
         { host: 'Host', port: 'Port', timeout: 'Timeout', clientId: 'Client id' }[property],
       );
+    });
+  }
+
+  for (const option of ['maxRequestsPerMinute', 'maxStreamConnectsPerMinute'] as const) {
+    it(`refuses a ${option} so high that its window would keep unbounded times`, () => {
+      const base = { host: '10.0.0.5', account: 'general', password: '' } as const;
+      should(refusal(() => resolveClientSettings({ ...base, [option]: 1e9 })).message).match(
+        new RegExp(`^${option} .*at most ${MAX_WINDOW_LIMIT}`),
+      );
+      should(resolveClientSettings({ ...base, [option]: MAX_WINDOW_LIMIT })[option]).equal(MAX_WINDOW_LIMIT);
     });
   }
 

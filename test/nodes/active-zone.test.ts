@@ -40,12 +40,12 @@ describe('active zone node (conference-audio-active-zone)', () => {
     sim = started;
   });
 
-  /** Short hold and release so tests wait for events; the hold test sets its own. */
+  /** Short hold and the shortest release (MIN_RELEASE_MS) so tests wait for events; the hold test sets its own. */
   async function load(extra: Record<string, unknown> = {}, more: Record<string, unknown>[] = []) {
     await helper.load(nodeModules(completeModule, catchModule), [
       tab,
       deviceConfig(sim),
-      activeZoneNodeDef('n-active', 'out', { hold: 0, release: 0.2, ...extra }),
+      activeZoneNodeDef('n-active', 'out', { hold: 0, release: 0.5, ...extra }),
       { id: 'out', type: 'helper', z: 'f1' },
       ...doneWatchers('n-active'),
       ...more,
@@ -199,7 +199,7 @@ describe('active zone node (conference-audio-active-zone)', () => {
     const failed = counter(helper.getNode('failed'));
     const status = statusWhere(
       helper.getNode('n-active'),
-      (shown) => shown.text === 'zones: UNSUPPORTED_MODEL',
+      (shown) => shown.text === 'failed: UNSUPPORTED_MODEL',
     );
     await until(() => failed.count === 1, 'the error at the Catch node');
     should((failed.messages[0]?.error as { code?: string } | undefined)?.code).equal('UNSUPPORTED_MODEL');
@@ -222,5 +222,52 @@ describe('active zone node (conference-audio-active-zone)', () => {
     sim.placeTalker(IN_PRESENTER);
     await until(() => out.count >= 1, 'the active zone');
     should(answerOf(out.messages[0]).zone).have.property('cameraInput', 'USB2');
+  });
+
+  /** What the node reported through node.warn (the helper spies on it). */
+  function warnings(): string[] {
+    return (helper.getNode('n-active').warn as unknown as { getCalls(): { args: unknown[] }[] })
+      .getCalls()
+      .map((call) => String(call.args[0]));
+  }
+
+  it('with a zone type no zone has says so in its status and warns once, naming the types there are', async () => {
+    // The events node joins the change stream after the active zone node: it hears the layout second.
+    await load({ zoneType: 'Switchng' }, [
+      eventsNodeDef('n-changes', 'changes', { events: ['changes'] }),
+      { id: 'changes', type: 'helper', z: 'f1' },
+    ]);
+    const changes = counter(helper.getNode('changes'));
+    const statuses = () =>
+      (helper.getNode('n-active').status as unknown as { getCalls(): { args: [{ text?: unknown }] }[] })
+        .getCalls()
+        .map((call) => call.args[0]?.text);
+    await until(() => statuses().includes('no Switchng zone on the device'), 'the status about the type');
+    await until(() => sim.openStreams >= 2, 'the change stream');
+    // Zones again, announced by the device: still one warning.
+    sim.setZones(sampleZones());
+    await until(() => changes.count >= 1, 'the announced zones');
+    const aboutType = warnings().filter((text) => text.includes('Switchng'));
+    should(aboutType).have.length(1);
+    should(aboutType[0]).match(/Switching/);
+  });
+
+  it('warns that a release shorter than readings allow is raised', async () => {
+    await load({ release: 0 });
+    should(warnings().some((text) => /Release 0 ms .* using 500 ms/.test(text))).be.true();
+  });
+
+  it('refuses a hold in hexadecimal: "0x10" is not 16 ms', async () => {
+    await load({ hold: '0x10' });
+    should(warnings().some((text) => /Hold: .*decimal.*0x10/.test(text))).be.true();
+  });
+
+  it('makes a zone id with control characters and a slash one safe topic level', async () => {
+    sim.setZones([{ ...(sampleZones()[0] as object), id: 'pre\u0001senter/+' }]);
+    await load();
+    sim.placeTalker(IN_PRESENTER);
+    await until(() => out.count >= 1, 'the active zone');
+    should(out.messages[0]?.topic).equal('stage/presenter__');
+    should(warnings().filter((text) => text.includes('presenter'))).have.length(1);
   });
 });

@@ -85,7 +85,8 @@ describe('device events node (conference-audio-events)', () => {
       topic: 'room/ledStateUpdated',
     });
     should(out.messages[1]?.event).equal('/api/v1/room/layout');
-    should(out.messages[1]?.topic).equal('room//api/v1/room/layout');
+    // The path's leading slash makes no empty topic level (issue 21 item 13).
+    should(out.messages[1]?.topic).equal('room/api/v1/room/layout');
     should(((out.messages[1]?.payload ?? {}) as { zones?: unknown }).zones).eql([]);
   });
 
@@ -198,5 +199,83 @@ describe('device events node (conference-audio-events)', () => {
       .getCalls()
       .map((call) => String(call.args[0]));
     should(warnings.some((text) => text.includes('"talker"'))).be.true();
+  });
+
+  /** What the node reported through node.warn (the helper spies on it). */
+  function warningsOf(id: string): string[] {
+    return (helper.getNode(id).warn as unknown as { getCalls(): { args: unknown[] }[] })
+      .getCalls()
+      .map((call) => String(call.args[0]));
+  }
+
+  it('makes a device event name with control characters and wildcards a safe topic, warning once per name', async () => {
+    await load([eventsNodeDef('n-events', 'out', { events: ['changes'] }), outNode]);
+    const out = counter(helper.getNode('out'));
+    await until(() => sim.openStreams === 1, 'the change stream');
+    sim.emitChange('led\u0001State#+\u0000', { colour: 'green' });
+    sim.emitChange('led\u0001State#+\u0000', { colour: 'red' });
+    await until(() => out.count >= 2, 'two changes');
+    should(out.messages.map((msg) => msg.topic)).eql(['room/ledState__', 'room/ledState__']);
+    // The name as the device sent it stays in msg.event.
+    should(out.messages[0]?.event).equal('led\u0001State#+\u0000');
+    should(warningsOf('n-events').filter((text) => text.includes('ledState'))).have.length(1);
+  });
+
+  it('cuts an event name of 80,000 characters in the topic', async () => {
+    await load([eventsNodeDef('n-events', 'out', { events: ['changes'] }), outNode]);
+    const out = counter(helper.getNode('out'));
+    await until(() => sim.openStreams === 1, 'the change stream');
+    sim.emitChange('x'.repeat(80_000), {});
+    await until(() => out.count >= 1, 'the change');
+    should(String(out.messages[0]?.topic).length).be.belowOrEqual('room/'.length + 200);
+    should(warningsOf('n-events').some((text) => text.includes('80000'))).be.true();
+  });
+
+  it('passes a repeating error event on at most once a second per kind', async () => {
+    await load([
+      eventsNodeDef('n-events', 'out', { events: ['soundLocation', 'deviceMetrics'], rate: 0 }),
+      outNode,
+    ]);
+    const out = counter(helper.getNode('out'));
+    await until(() => out.count >= 1, 'a first event');
+    for (let i = 0; i < 50; i++) {
+      sim.setMuted(true);
+      sim.setMuted(false);
+    }
+    const sent = out.count;
+    // The stream keeps its order: a metrics event after the burst comes after every error of it.
+    await until(
+      () => out.messages.slice(sent).some((msg) => msg.event === 'deviceMetrics'),
+      'metrics after the burst',
+    );
+    const errors = out.messages.filter((msg) => msg.event === 'error (soundLocation)');
+    should(errors).have.length(1);
+  });
+
+  it('refuses a rate of 1e308 with a warning and keeps the default', async () => {
+    await load([eventsNodeDef('n-events', 'out', { rate: 1e308 }), outNode]);
+    should(warningsOf('n-events').some((text) => /Rate: .*at most 10000/.test(text))).be.true();
+  });
+
+  it('refuses a rate in hexadecimal: numbers in settings are decimal', async () => {
+    await load([eventsNodeDef('n-events', 'out', { rate: '0x10' }), outNode]);
+    should(warningsOf('n-events').some((text) => /Rate: .*decimal.*0x10/.test(text))).be.true();
+  });
+
+  it('logs an event over the 64 KiB cap once and counts the dropped ones in its status', async () => {
+    await load([eventsNodeDef('n-events', 'out', { events: ['changes'] }), outNode]);
+    const out = counter(helper.getNode('out'));
+    await until(() => sim.openStreams === 1, 'the change stream');
+    const huge = { filler: 'x'.repeat(70 * 1024) };
+    const counted = statusWhere(helper.getNode('n-events'), (status) =>
+      /2 events too large, dropped/.test(String(status.text)),
+    );
+    sim.emitChange('bigThing', huge);
+    sim.emitChange('bigThing', huge);
+    sim.emitChange('smallThing', {});
+    await until(() => out.count >= 1, 'the small event after the big ones');
+    await counted;
+    should(out.messages.map((msg) => msg.event)).eql(['smallThing']);
+    should(warningsOf('n-events').filter((text) => /larger than/.test(text))).have.length(1);
   });
 });

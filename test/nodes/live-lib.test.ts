@@ -2,7 +2,7 @@ import should from 'should';
 import { streamErrorReporter, worstCondition } from '../../src/device/stream-status';
 import { DeviceError } from '../../src/errors';
 import { readLiveEvents, readNonNegative } from '../../src/nodes/lib/node-settings';
-import { RateWindow } from '../../src/nodes/lib/rate-window';
+import { MAX_MESSAGE_RATE, RateWindow } from '../../src/nodes/lib/rate-window';
 import { streamStatus } from '../../src/nodes/lib/stream-status-view';
 
 describe('nodes/lib: live nodes', () => {
@@ -30,6 +30,11 @@ describe('nodes/lib: live nodes', () => {
     it('refuses a negative or non-numeric rate', () => {
       should(() => new RateWindow(-1)).throw(RangeError);
       should(() => new RateWindow(Number.NaN)).throw(RangeError);
+    });
+
+    it('refuses a rate so high that its window would keep unbounded times', () => {
+      should(() => new RateWindow(1e308)).throw(RangeError);
+      should(() => new RateWindow(MAX_MESSAGE_RATE)).not.throw();
     });
   });
 

@@ -1,47 +1,97 @@
 /**
- * Statuses travel as catalogue keys, so the editor shows them in its own language: the keys the nodes
- * send, and what the English and the German editor make of them (plural forms included).
+ * Statuses are readable text in the runtime's language: a Status node wired for monitoring, a dashboard
+ * or a log gets "auth failed" and "3 zones · 14:02:07", never a catalogue key with parameters as JSON. The
+ * same fault reads the same on every node. The catalogue checks: every status view has English and
+ * German words, plural forms included.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import should from 'should';
 import type { ConnectionState } from '../../src/api/types';
-import { connectionStatus, invalidConfigStatus, PACKAGE_NAME, statusText } from '../../src/nodes/lib/status';
+import {
+  connectionStatus,
+  faultStatus,
+  invalidConfigStatus,
+  type StatusView,
+  statusMessage,
+} from '../../src/nodes/lib/status';
 import { paletteTypes } from '../support/node-types';
-import { shownStatusText } from '../support/status-text';
+import {
+  counter,
+  deviceConfig,
+  helper,
+  nodeModules,
+  requireFromRuntime,
+  tab,
+  translatorFor,
+  until,
+  useSimulator,
+  zonesNodeDef,
+} from './support';
 
-const zonesRead = (count: number) =>
-  statusText('conference-audio-zones', 'status.read', { count, time: '14:02:07' });
+const english = translatorFor('en-US');
+const german = translatorFor('de');
+const inCatalogue =
+  (type: string, translate: typeof english) => (key: string, params?: Record<string, string | number>) =>
+    translate(`${type}.${key}`, params);
+const deviceText = (view: StatusView, translate = english) =>
+  statusMessage(inCatalogue('conference-audio-device', translate), view).text;
+
+const statusModule = requireFromRuntime<Parameters<typeof nodeModules>[0]>(
+  '@node-red/nodes/core/common/25-status.js',
+);
 
 describe('status texts', () => {
-  it("names the key in the package's node-set namespace, as the editor looks it up", () => {
-    const { name } = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
-      name: string;
-    };
-    should(PACKAGE_NAME).equal(name);
-    should(statusText('conference-audio-device', 'status.connected')).equal(
-      `${name}/conference-audio-device:conference-audio-device.status.connected`,
-    );
+  describe('in a running flow', () => {
+    const PASSWORD = 'Sup3r-Secret-Pw!';
+    let sim: Parameters<typeof deviceConfig>[0];
+    useSimulator({ passwords: { general: PASSWORD } }, (started) => {
+      sim = started;
+    });
+
+    async function monitored(password: string) {
+      await helper.load(
+        nodeModules(statusModule),
+        [
+          tab,
+          deviceConfig(sim),
+          zonesNodeDef('n-zones', 'out', { onStart: true }),
+          { id: 'out', type: 'helper', z: 'f1' },
+          { id: 'n-status', type: 'status', z: 'f1', scope: ['n-zones'], wires: [['watched']] },
+          { id: 'watched', type: 'helper', z: 'f1' },
+        ],
+        { device: { password } },
+      );
+      return counter(helper.getNode('watched'));
+    }
+
+    const texts = (watched: ReturnType<typeof counter>) =>
+      watched.messages.map((msg) => String((msg.status as { text?: unknown } | undefined)?.text));
+
+    it('gives a Status node "auth failed" for a refused login, as the device node words it', async () => {
+      const watched = await monitored(`${PASSWORD}-wrong`);
+      await until(() => texts(watched).includes('auth failed'), `"auth failed" among ${texts(watched)}`);
+    });
+
+    it('gives a Status node the zone count and time as text, never a key with JSON', async () => {
+      const watched = await monitored(PASSWORD);
+      await until(
+        () => texts(watched).some((text) => /^3 zones · \d\d:\d\d:\d\d$/.test(text)),
+        'the read status',
+      );
+      for (const text of texts(watched)) should(text).not.match(/[{}]|conference-audio-/);
+    });
   });
 
-  it('carries parameters as JSON after the key', () => {
-    should(zonesRead(3)).equal(
-      `${PACKAGE_NAME}/conference-audio-zones:conference-audio-zones.status.read {"count":3,"time":"14:02:07"}`,
-    );
+  it('reads "1 zone" and "3 zones" in English, "1 Zone" and "3 Zonen" in German', () => {
+    const read = (count: number, translate: typeof english) =>
+      inCatalogue('conference-audio-zones', translate)('status.read', { count, time: '14:02:07' });
+    should(read(1, english)).equal('1 zone · 14:02:07');
+    should(read(3, english)).equal('3 zones · 14:02:07');
+    should(read(0, english)).equal('0 zones · 14:02:07');
+    should(read(1, german)).equal('1 Zone · 14:02:07');
+    should(read(3, german)).equal('3 Zonen · 14:02:07');
   });
 
-  it('reads "1 zone" and "3 zones" in English', () => {
-    should(shownStatusText(zonesRead(1))).equal('1 zone · 14:02:07');
-    should(shownStatusText(zonesRead(3))).equal('3 zones · 14:02:07');
-    should(shownStatusText(zonesRead(0))).equal('0 zones · 14:02:07');
-  });
-
-  it('reads "1 Zone" and "3 Zonen" in German', () => {
-    should(shownStatusText(zonesRead(1), 'de')).equal('1 Zone · 14:02:07');
-    should(shownStatusText(zonesRead(3), 'de')).equal('3 Zonen · 14:02:07');
-  });
-
-  it('has every connection status in English and German, different where the words differ', () => {
+  it('has every connection status and fault in English and German, different where the words differ', () => {
     const states: ConnectionState[] = [
       'idle',
       'connecting',
@@ -55,21 +105,28 @@ describe('status texts', () => {
       connectionStatus('unreachable', 'TIMEOUT'),
       connectionStatus('unreachable', 'TLS'),
       invalidConfigStatus(),
+      faultStatus('BAD_RESPONSE'),
     ];
     for (const view of views) {
-      const key = statusText('conference-audio-device', view.key);
-      should(shownStatusText(key)).not.equal(key, `${view.key} in English`);
-      should(shownStatusText(key, 'de')).not.equal(key, `${view.key} in German`);
+      should(deviceText(view)).not.equal(`conference-audio-device.${view.key}`, `${view.key} in English`);
+      should(deviceText(view, german)).not.equal(
+        `conference-audio-device.${view.key}`,
+        `${view.key} in German`,
+      );
     }
-    should(shownStatusText(statusText('conference-audio-device', 'status.connected'), 'de')).equal(
-      'verbunden',
-    );
+    should(deviceText(connectionStatus('connected'), german)).equal('verbunden');
+  });
+
+  it('words a fault the same as the connection status of the device node', () => {
+    should(deviceText(faultStatus('AUTH_FAILED'))).equal(deviceText(connectionStatus('auth_failed')));
+    should(deviceText(faultStatus('TIMEOUT'))).equal(deviceText(connectionStatus('unreachable', 'TIMEOUT')));
+    should(deviceText(faultStatus('BAD_RESPONSE'))).equal('failed: BAD_RESPONSE');
   });
 
   it('has "no device" in the catalogue of every node type that shows it', () => {
     for (const type of paletteTypes) {
-      should(shownStatusText(statusText(type, 'status.noDevice'))).equal('no device');
-      should(shownStatusText(statusText(type, 'status.noDevice'), 'de')).equal('kein Gerät');
+      should(inCatalogue(type, english)('status.noDevice')).equal('no device');
+      should(inCatalogue(type, german)('status.noDevice')).equal('kein Gerät');
     }
   });
 });

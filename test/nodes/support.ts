@@ -91,12 +91,20 @@ export function translatorFor(locale: string): Translate {
   for (const file of readdirSync(localeDir).filter((name) => name.endsWith('.json'))) {
     Object.assign(catalogue, JSON.parse(readFileSync(path.join(localeDir, file), 'utf8')) as Catalogue);
   }
-  return (key, params) => {
+  const lookUp = (key: string) => {
     let entry: string | Catalogue | undefined = catalogue;
     for (const part of key.replace(/^[^:]*:/, '').split('.')) {
       entry = typeof entry === 'object' ? entry[part] : undefined;
     }
-    if (typeof entry !== 'string') return key;
+    return typeof entry === 'string' ? entry : undefined;
+  };
+  return (key, params) => {
+    // Plural forms as i18next picks them: `<key>_one`, `<key>_other` by `count`.
+    const count = params?.count;
+    const plural =
+      typeof count === 'number' ? lookUp(`${key}_${new Intl.PluralRules(locale).select(count)}`) : undefined;
+    const entry = plural ?? lookUp(key);
+    if (entry === undefined) return key;
     return entry.replace(/__(\w+)__/g, (whole, name: string) =>
       params && name in params ? String(params[name]) : whole,
     );

@@ -161,6 +161,21 @@ describe('room zones node (conference-audio-zones)', () => {
     should((rebuilt.payload as Array<{ id: string }>).map((z) => z.id)).eql(ids);
   });
 
+  it('in each mode makes a zone id with a NUL, a wildcard or a slash one safe topic level, warning once', async () => {
+    sim.setZones([zone('desk\u0000#/1', 'Desk', 0)]);
+    await helper.load(nodeModules(), [tab, deviceConfig(sim), zonesNode({ output: 'each' }), outNode]);
+    const out = counter(helper.getNode('out'));
+    const zonesNodeUnderTest = helper.getNode('n-zones');
+    zonesNodeUnderTest.receive({});
+    zonesNodeUnderTest.receive({});
+    await until(() => out.count === 2, 'two reads');
+    should(out.messages.map((msg) => msg.topic)).eql(['zones/desk__1', 'zones/desk__1']);
+    const warnings = (zonesNodeUnderTest.warn as unknown as { getCalls(): { args: unknown[] }[] })
+      .getCalls()
+      .map((call) => String(call.args[0]));
+    should(warnings.filter((text) => text.includes('desk'))).have.length(1);
+  });
+
   it('in changes mode reports all zones as added first, then only real changes', async () => {
     await helper.load(nodeModules(completeModule, catchModule), [
       tab,
@@ -238,6 +253,22 @@ describe('room zones node (conference-audio-zones)', () => {
     await until(() => reads() > readsBefore, 'a read after the partial announcement');
   });
 
+  it('in changes mode reads the zones when the change stream dropped an event over the size cap', async () => {
+    await helper.load(nodeModules(), [
+      tab,
+      deviceConfig(sim),
+      zonesNode({ output: 'changes', onStart: true }),
+      outNode,
+    ]);
+    const out = counter(helper.getNode('out'));
+    await until(() => out.count === 1 && sim.openStreams === 1, 'the first read and the change stream');
+    const reads = () => sim.requests.filter((request) => request.path === ZONES_PATH).length;
+    const readsBefore = reads();
+    // It may have been the layout: the zones are read.
+    sim.emitChange('/api/v1/room/layout', { zones: [], filler: 'x'.repeat(70 * 1024) });
+    await until(() => reads() > readsBefore, 'a read after the dropped event');
+  });
+
   it('in changes mode reads the zones again when the change stream is back after a drop', async () => {
     await helper.load(nodeModules(), [
       tab,
@@ -280,6 +311,14 @@ describe('room zones node (conference-audio-zones)', () => {
     await until(() => out.count >= 3, 'three polled messages');
     should(out.messages[0].topic).equal('zones');
     should(out.messages[0].payload).have.length(3);
+  });
+
+  it('refuses an interval in hexadecimal with a warning and reads on no timer', async () => {
+    await helper.load(nodeModules(), [tab, deviceConfig(sim), zonesNode({ interval: '0x10' }), outNode]);
+    const warnings = (helper.getNode('n-zones').warn as unknown as { getCalls(): { args: unknown[] }[] })
+      .getCalls()
+      .map((call) => String(call.args[0]));
+    should(warnings.some((text) => /Interval: .*decimal.*0x10/.test(text))).be.true();
   });
 
   it('reads once after deploy when onStart is set, without input or interval', async () => {
@@ -330,7 +369,7 @@ describe('room zones node (conference-audio-zones)', () => {
     const ok = counter(helper.getNode('ok'));
     const out = counter(helper.getNode('out'));
     const zones = helper.getNode('n-zones');
-    const status = statusWhere(zones, (s) => s.text === 'UNSUPPORTED_MODEL');
+    const status = statusWhere(zones, (s) => s.text === 'failed: UNSUPPORTED_MODEL');
     zones.receive({ payload: 1, _msgid: 'a' });
     zones.receive({ payload: 2, _msgid: 'b' });
     await until(() => failed.count === 2, 'two caught errors');
@@ -406,5 +445,32 @@ describe('room zones node (conference-audio-zones)', () => {
     await until(() => resources() === before, 'the resources of before the deploy', 2000).catch(() => {
       should(resources()).equal(before);
     });
+  });
+});
+
+describe('room zones node on a device whose layout carries fields the zones endpoint does not', () => {
+  let sim: DeviceSimulator;
+
+  useSimulator({ layoutZoneExtras: { on: true } }, (started) => {
+    sim = started;
+  });
+
+  it('in changes mode stays quiet when a layout event repeats the zones it read from the zones endpoint', async () => {
+    await helper.load(nodeModules(), [
+      tab,
+      deviceConfig(sim),
+      zonesNode({ output: 'changes', onStart: true }),
+      outNode,
+    ]);
+    const out = counter(helper.getNode('out'));
+    await until(() => out.count === 1 && sim.openStreams === 1, 'the first read and the change stream');
+    // The same zones, announced in the layout's spelling (each with `on: true`), then a real change.
+    sim.setZones(sampleZones());
+    sim.setZones(sampleZones().slice(1));
+    await until(() => out.count >= 2, 'the next announcement');
+    const change = out.messages[1]?.payload as { removed: unknown[]; changed: unknown[]; added: unknown[] };
+    should(change.removed).have.length(1);
+    should(change.changed).have.length(0);
+    should(change.added).have.length(0);
   });
 });

@@ -1,5 +1,12 @@
 import should from 'should';
-import { ActiveZoneTracker, readSoundLocation, type SoundLocation } from '../../src/zones';
+import {
+  type ActiveZoneChange,
+  ActiveZoneTracker,
+  MIN_RELEASE_MS,
+  READING_INTERVAL_MS,
+  readSoundLocation,
+  type SoundLocation,
+} from '../../src/zones';
 import type { Zone } from '../../src/zones/types';
 
 function zone(id: string, x1: number, x2: number, types: string[] = ['Switching']): Zone {
@@ -35,11 +42,34 @@ function tracker(options: Partial<{ zoneType: string; holdMs: number; releaseMs:
   return created;
 }
 
+/**
+ * Readings of `location` every READING_INTERVAL_MS from `from` to `to` (both included), as a device sends
+ * them, with a tick at every release deadline that falls between two readings (as the node's timer does).
+ * Returns every change, in order.
+ */
+function talk(
+  active: ActiveZoneTracker<Zone>,
+  location: SoundLocation,
+  from: number,
+  to: number,
+): Array<ActiveZoneChange<Zone>> {
+  const changes: Array<ActiveZoneChange<Zone>> = [];
+  for (let now = from; now <= to; now += READING_INTERVAL_MS) {
+    const deadline = active.nextDeadline();
+    if (deadline !== undefined && deadline < now) {
+      const released = active.tick(deadline);
+      if (released) changes.push(released);
+    }
+    const change = active.observe({ at: now, location });
+    if (change) changes.push(change);
+  }
+  return changes;
+}
+
 describe('zones/active-zone', () => {
   it('makes a zone active once the talker has spoken in it for the hold time', () => {
     const active = tracker();
-    should(active.observe({ at: 0, location: at(500) })).be.undefined();
-    should(active.observe({ at: 999, location: at(500) })).be.undefined();
+    should(talk(active, at(500), 0, 800)).eql([]);
     const change = active.observe({ at: 1000, location: at(500) });
     should(change?.zone?.id).equal('left');
     should(change?.previous).be.null();
@@ -53,8 +83,8 @@ describe('zones/active-zone', () => {
 
   it('keeps the active zone when the talker visits another zone for less than the hold time', () => {
     const active = tracker({ holdMs: 1000 });
-    active.observe({ at: 0, location: at(500) });
-    active.observe({ at: 1000, location: at(500) });
+    talk(active, at(500), 0, 1000);
+    should(active.current.zone?.id).equal('left');
     should(active.observe({ at: 1200, location: at(2500) })).be.undefined();
     should(active.observe({ at: 1800, location: at(500) })).be.undefined();
     should(active.observe({ at: 2500, location: at(2500) })).be.undefined();
@@ -169,6 +199,40 @@ describe('zones/active-zone', () => {
 
   it('answers "no zone, none before" before any reading', () => {
     should(tracker().current).eql({ zone: null, previous: null, reading: undefined });
+  });
+
+  it('drops a zone waiting for the hold at silence: a cough, 1.4 s of silence and a cough do not switch', () => {
+    const active = tracker({ holdMs: 1000 });
+    talk(active, at(2500), 0, 1000);
+    should(active.current.zone?.id).equal('right');
+    should(active.observe({ at: 1200, location: at(500) })).be.undefined();
+    should(talk(active, silent, 1400, 2600)).eql([]);
+    should(active.observe({ at: 2800, location: at(500) })).be.undefined();
+    should(active.current.zone?.id).equal('right');
+  });
+
+  it('drops a zone waiting for the hold when no reading comes for longer than a missed reading or two', () => {
+    const active = tracker({ holdMs: 1000, releaseMs: 5000 });
+    talk(active, at(2500), 0, 1000);
+    should(active.observe({ at: 1200, location: at(500) })).be.undefined();
+    // A muted microphone sends no readings at all: the gap is silence too.
+    should(active.observe({ at: 2600, location: at(500) })).be.undefined();
+    should(active.current.zone?.id).equal('right');
+  });
+
+  for (const releaseMs of [0, 100]) {
+    it(`keeps a steady talker's zone with release ${releaseMs} ms: the gap between readings is not silence`, () => {
+      const active = tracker({ holdMs: 0, releaseMs });
+      const changes = talk(active, at(500), 0, 10_000);
+      should(changes.map((change) => change.zone?.id ?? null)).eql(['left']);
+    });
+  }
+
+  it('raises a release shorter than two missed readings to MIN_RELEASE_MS', () => {
+    should(MIN_RELEASE_MS).be.above(2 * READING_INTERVAL_MS);
+    const active = tracker({ holdMs: 0, releaseMs: 0 });
+    active.observe({ at: 0, location: at(500) });
+    should(active.nextDeadline()).equal(MIN_RELEASE_MS);
   });
 
   it('refuses a negative hold or release', () => {

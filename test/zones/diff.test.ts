@@ -13,6 +13,25 @@ describe('zones/diff', () => {
     should(hasChanges(diffZones([presenter, audience], [audience, presenter]))).be.false();
   });
 
+  it("across sources ignores a field only one endpoint carries (the layout's `on`)", () => {
+    const fromLayout = [
+      { ...presenter, on: true },
+      { ...audience, on: true },
+    ];
+    should(hasChanges(diffZones([presenter, audience], fromLayout, { acrossSources: true }))).be.false();
+    should(hasChanges(diffZones(fromLayout, [presenter, audience], { acrossSources: true }))).be.false();
+  });
+
+  it('across sources still reports a change of a field both carry', () => {
+    const before = [{ ...presenter, on: true }];
+    const after = [{ ...presenter, on: false, label: 'Stage' }];
+    should(diffZones(before, after, { acrossSources: true }).changed).have.length(1);
+  });
+
+  it('from one source reports a field that appears', () => {
+    should(diffZones([presenter], [{ ...presenter, on: true }]).changed).have.length(1);
+  });
+
   it('reports an added zone', () => {
     const diff = diffZones([presenter], [presenter, audience]);
     should(diff).eql({ added: [audience], removed: [], changed: [] });

@@ -1,12 +1,11 @@
 import type { ConnectionState } from '../../api/types';
 
-/** The package name, which is the first part of each node set's catalogue namespace in the editor. */
-export const PACKAGE_NAME = '@conference-audio/node-red-local-api';
+/** A catalogue lookup in the runtime's language: `RED._` with the node type's key prefix. */
+export type Translate = (key: string, params?: Record<string, string | number>) => string;
 
 /**
- * What a node's status shows for the device connection, as an i18n key
- * (relative to the node type's catalogue) plus colour and shape. Node-RED
- * free so the mapping is unit-tested without a runtime.
+ * What a node's status shows, as an i18n key (relative to the catalogue of the node type that translates
+ * it) plus colour and shape. Node-RED free so the mapping is unit-tested without a runtime.
  */
 export interface StatusView {
   fill: 'red' | 'green' | 'yellow' | 'grey' | 'blue';
@@ -23,20 +22,11 @@ export interface StatusMessage {
 }
 
 /**
- * A status text the editor translates into its own language, not the runtime's: a key with its
- * namespace, `<package>/<type>:<type>.<key>`, which the editor looks up as it does for core nodes
- * (`node-red:common.status.connected`). The editor passes no parameters with a status, so a status
- * with parameters (a count, a time) carries them as JSON after a space, and the device node's editor
- * script (nodes/conference-audio-device.html) translates it with them, plural forms included.
+ * `view` as readable text in the runtime's language. Translated here, not in the editor: a Status node, a
+ * dashboard or a log reads the text the runtime sends, and must not get a catalogue key.
  */
-export function statusText(type: string, key: string, params?: Record<string, string | number>): string {
-  const qualified = `${PACKAGE_NAME}/${type}:${type}.${key}`;
-  return params === undefined ? qualified : `${qualified} ${JSON.stringify(params)}`;
-}
-
-/** `view` as a status of a node of `type`'s catalogue (see statusText). */
-export function statusMessage(type: string, view: StatusView): StatusMessage {
-  return { fill: view.fill, shape: view.shape, text: statusText(type, view.key, view.params) };
+export function statusMessage(translate: Translate, view: StatusView): StatusMessage {
+  return { fill: view.fill, shape: view.shape, text: translate(view.key, view.params) };
 }
 
 export function connectionStatus(state: ConnectionState, errorCode?: string): StatusView {
@@ -52,10 +42,32 @@ export function connectionStatus(state: ConnectionState, errorCode?: string): St
     case 'rate_limited':
       return { fill: 'red', shape: 'ring', key: 'status.rateLimited' };
     case 'unreachable':
-      if (errorCode === 'TIMEOUT') return { fill: 'red', shape: 'ring', key: 'status.timeout' };
-      if (errorCode === 'TLS') return { fill: 'red', shape: 'ring', key: 'status.tls' };
-      return { fill: 'red', shape: 'ring', key: 'status.unreachable' };
+      return errorCode === 'TIMEOUT' || errorCode === 'TLS'
+        ? faultStatus(errorCode)
+        : faultStatus('UNREACHABLE');
   }
+}
+
+/** Device error codes with words of their own in the device catalogue; every other code is shown as it is. */
+const FAULT_KEYS: Readonly<Record<string, string>> = {
+  AUTH_FAILED: 'status.authFailed',
+  RATE_LIMITED: 'status.rateLimited',
+  UNREACHABLE: 'status.unreachable',
+  TIMEOUT: 'status.timeout',
+  TLS: 'status.tls',
+  INVALID_CONFIG: 'status.invalidConfig',
+};
+
+/**
+ * A failed request or read, by its DeviceError code, as the device catalogue words it: every node shows
+ * the same fault in the same words as the device node ("auth failed", never `AUTH_FAILED` on one node and
+ * "auth failed" on the next).
+ */
+export function faultStatus(code: string): StatusView {
+  const key = FAULT_KEYS[code];
+  return key === undefined
+    ? { fill: 'red', shape: 'ring', key: 'status.failed', params: { code } }
+    : { fill: 'red', shape: 'ring', key };
 }
 
 /** Connected, with the word the device uses in place of the configured vendor word, to set in the config. */
@@ -64,7 +76,16 @@ export function connectedWithVendorHint(word: string): StatusView {
 }
 
 export function invalidConfigStatus(): StatusView {
-  return { fill: 'red', shape: 'ring', key: 'status.invalidConfig' };
+  return faultStatus('INVALID_CONFIG');
+}
+
+/** `status` with `note` after its text ("streaming · 2 events too large, dropped"); unchanged without one. */
+export function withNote<S extends { text?: string }>(status: S, note: string | undefined): S {
+  if (note === undefined) return status;
+  return {
+    ...status,
+    text: status.text === undefined || status.text === '' ? note : `${status.text} · ${note}`,
+  };
 }
 
 /** `14:02:07` in the runtime's local time: short enough for a status line. */

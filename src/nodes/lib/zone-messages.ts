@@ -1,5 +1,5 @@
 import { diffZones, hasChanges, withGeometry } from '../../zones';
-import type { Zone, ZoneChange, ZoneWithGeometry } from '../../zones/types';
+import type { Zone, ZoneChange, ZoneSource, ZoneWithGeometry } from '../../zones/types';
 
 /** The payload of the `changes` output mode. */
 export interface ZoneChangesPayload {
@@ -29,11 +29,6 @@ export function arrayParts(id: string, index: number, count: number, outer?: unk
   return parts;
 }
 
-/** Topic of one zone's message in `each` mode: `<topic>/<zone id>`. */
-export function zoneTopic(base: string, zone: Zone): string {
-  return base === '' ? zone.id : `${base}/${zone.id}`;
-}
-
 function changeWithGeometry(change: ZoneChange): ZoneChangesPayload['changed'][number] {
   return { id: change.id, before: withGeometry(change.before), after: withGeometry(change.after) };
 }
@@ -46,13 +41,20 @@ function changeWithGeometry(change: ZoneChange): ZoneChangesPayload['changed'][n
  */
 export class ZoneChangeTracker {
   private previous: Zone[] | undefined;
+  private previousSource: ZoneSource | undefined;
 
-  /** The changes against the last read, or undefined when nothing changed. */
-  update(zones: readonly Zone[]): ZoneChangesPayload | undefined {
+  /**
+   * The changes against the last read, or undefined when nothing changed. `source`: the endpoint the zones
+   * came from (a layout change event is the layout), so that lists from two endpoints compare fairly.
+   */
+  update(zones: readonly Zone[], source?: ZoneSource): ZoneChangesPayload | undefined {
     const next = [...zones];
-    const diff = diffZones(this.previous ?? [], next);
+    const diff = diffZones(this.previous ?? [], next, {
+      acrossSources: source !== this.previousSource,
+    });
     const first = this.previous === undefined;
     this.previous = next;
+    this.previousSource = source;
     if (!first && !hasChanges(diff)) return undefined;
     return {
       added: zonesWithGeometry(diff.added),
@@ -64,5 +66,6 @@ export class ZoneChangeTracker {
 
   reset(): void {
     this.previous = undefined;
+    this.previousSource = undefined;
   }
 }

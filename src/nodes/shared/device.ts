@@ -22,12 +22,14 @@ export interface DeviceConfigNode {
    * when the config node's settings are invalid, and CLOSED once it was closed (a redeploy).
    */
   connection(): DeviceConnection;
-  /** The status that currently describes the connection (its text a catalogue key: lib/status.ts). */
+  /** The status that currently describes the connection in the runtime's language. */
   readonly connectionStatus: NodeStatus;
   /** The config node's name, or its host when it has none: the default topic of live events. */
   readonly displayName: string;
   /** A stream condition as node status, in the user's language. */
   streamStatus(condition: StreamCondition): NodeStatus;
+  /** A failed request's or read's error code as node status, in the device node's words for that fault. */
+  faultStatus(code: string): NodeStatus;
 }
 
 export function isDeviceConfigNode(value: unknown): value is DeviceConfigNode {
