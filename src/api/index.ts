@@ -27,6 +27,7 @@ export {
   type StreamResponse,
   type StreamState,
   type StreamStateDetail,
+  type StreamWarningDetail,
 } from './streams';
 export { normaliseFingerprint, readCertificateFingerprint } from './tls';
 export type {

@@ -14,8 +14,10 @@ const USELESS_LOGINS_BEFORE_BACKOFF = 3;
 /**
  * The most logins of one client in any window, requests and streams together: a device that accepts
  * every login and refuses every token must not be asked for one per request and per stream attempt.
+ * Once spent, no login for a window, then two, four... up to `maxWaitMs`, until a token works.
  */
-export const LOGIN_BUDGET = { logins: 10, windowMs: 30_000 } as const;
+export const LOGIN_BUDGET = { logins: 10, windowMs: 30_000, maxWaitMs: 240_000 } as const;
+const BUDGET_BACKOFF = { initialMs: LOGIN_BUDGET.windowMs, maxMs: LOGIN_BUDGET.maxWaitMs };
 
 export interface SessionOptions {
   account: Account;
@@ -166,7 +168,7 @@ export class Session {
   /** The budget is spent: no login until a slot frees, and longer each time in a row (AUTH_FAILED). */
   #budgetError(budgetWaitMs: number, now: number): DeviceError {
     this.#budgetSpent += 1;
-    const delay = Math.max(budgetWaitMs, backoffDelay(this.#backoff, this.#budgetSpent));
+    const delay = Math.max(budgetWaitMs, backoffDelay(BUDGET_BACKOFF, this.#budgetSpent));
     this.#blockedUntil = now + delay;
     this.#blockedBecause = 'budget';
     const error = new DeviceError(

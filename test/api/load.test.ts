@@ -279,6 +279,22 @@ describe('api/client: rate-limit answers from a status fault', () => {
     should(harness.simulator.counters.logins).equal(1);
   });
 
+  it('treats a 409 "too many requests" on login as RATE_LIMITED, without login backoff', async () => {
+    const client = harness.client({ rateLimitBackoff: { initialMs: 20, maxMs: 20 } });
+    harness.simulator.setFault({
+      kind: 'status',
+      status: 409,
+      body: JSON.stringify({ errors: [{ message: 'Too many requests. Rate limit is exceeded' }] }),
+      path: '/api/v1/auth/login',
+      times: 1,
+    });
+    const error = await harness.failure(client.request('GET', '/api/v1/audio'), 'RATE_LIMITED');
+    should(error.statusCode).equal(409);
+    should(error.retryAfterMs).equal(20);
+    should((await client.request('GET', '/api/v1/audio')).statusCode).equal(200);
+    should(harness.simulator.counters.failedLogins).equal(0);
+  });
+
   it('doubles the pause after each rate-limit answer in a row', async () => {
     const client = harness.client({ rateLimitBackoff: { initialMs: 20, maxMs: 10_000 } });
     await client.request('GET', '/api/v1/room/zones');

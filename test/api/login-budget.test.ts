@@ -1,3 +1,4 @@
+import FakeTimers from '@sinonjs/fake-timers';
 import should from 'should';
 import { DEVICE_PATHS, type DeviceError, LOGIN_PATH, STREAM_PATHS } from '../../src/api';
 import { LOGIN_BUDGET } from '../../src/api/session';
@@ -68,5 +69,32 @@ describe('api/session: one login budget per client, requests and streams togethe
     // The logins went within a few seconds of a 30 s window: the next one is far beyond the login backoff.
     should(spent?.retryAfterMs).be.above(QUICK.loginBackoff.maxMs);
     should(client.state).equal('auth_failed');
+  });
+
+  it('waits longer each time the budget is spent again, while no token works', async () => {
+    // Only the clock the session reads moves by hand: sockets and timers stay real.
+    const clock = FakeTimers.install({ toFake: ['Date'] });
+    try {
+      device = await tokenRefusingDevice();
+      const client = device.client(QUICK);
+      const waits: number[] = [];
+      for (let round = 1; round <= 2; round += 1) {
+        let spent: DeviceError | undefined;
+        for (let attempt = 0; attempt < 2000 && spent === undefined; attempt += 1) {
+          await client.request('GET', DEVICE_PATHS.audio).catch((error: DeviceError) => {
+            if (/within/.test(error.message)) spent = error;
+          });
+          // Past the login backoff of a refused token, so that only the budget holds logins back.
+          clock.tick(QUICK.loginBackoff.maxMs + 1);
+        }
+        should(spent?.code).equal('AUTH_FAILED');
+        waits.push(spent?.retryAfterMs ?? 0);
+        clock.tick((spent?.retryAfterMs ?? 0) + 1);
+      }
+      should(waits[0]).be.aboveOrEqual(LOGIN_BUDGET.windowMs - 2000);
+      should(waits[1]).be.above(waits[0] ?? 0);
+    } finally {
+      clock.uninstall();
+    }
   });
 });
