@@ -174,13 +174,20 @@ export class DeviceState implements ControlStateCache {
     for (const read of Object.values(this.#reads)) read.close();
   }
 
+  /**
+   * The first reading waits for the change stream (the hub tells at once when it is open already), so
+   * that no change falls between reading and following.
+   */
   #start(): void {
-    this.#stopFollowing = this.#followChanges(this.#changeSubscriber());
     this.#run++;
     this.#running = true;
     for (const group of STATE_GROUPS) if (!this.#refused.has(group)) this.#unread.add(group);
-    this.#reads.audio.request();
-    this.#resync();
+    try {
+      this.#stopFollowing = this.#followChanges(this.#changeSubscriber());
+    } catch (error) {
+      this.#stop();
+      throw error;
+    }
     if (this.audioIntervalMs > 0) {
       this.#timers.push(setInterval(() => this.#reads.audio.request(), this.audioIntervalMs));
     }
@@ -201,10 +208,10 @@ export class DeviceState implements ControlStateCache {
     this.#unread.clear();
   }
 
-  /** Reads every announced group again, and the audio when it was never read (it has its own poll). */
+  /** Reads every announced group again, and the audio while it was never read (after that it is polled). */
   #resync(): void {
     for (const group of RESYNC_GROUPS) this.#request(group);
-    if (!this.#groups.has('audio')) this.#request('audio');
+    if (this.#unread.has('audio')) this.#request('audio');
   }
 
   #request(group: StateGroupName): void {
@@ -276,8 +283,7 @@ export class DeviceState implements ControlStateCache {
   }
 
   #changeSubscriber(): StreamSubscriber {
-    let streamed = false;
-    let reconnected = false;
+    let streaming = false;
     return {
       onEvent: (event) => this.#apply(event.event, event.data),
       // An event too large to pass said something: read what it names, or everything when its name was lost.
@@ -286,14 +292,15 @@ export class DeviceState implements ControlStateCache {
         else this.#apply(eventName, undefined);
       },
       onCondition: (condition) => {
-        // Changes made while the stream was down were never announced: read everything once it is back.
-        if (condition.state !== 'streaming') {
-          reconnected = streamed;
-        } else {
-          streamed = true;
-          if (reconnected) this.#resync();
-          reconnected = false;
+        // Changes made while the stream was down were never announced: read everything each time it opens.
+        if (condition.state === 'streaming') {
+          if (!streaming) this.#resync();
+          streaming = true;
+          return;
         }
+        streaming = false;
+        // A stream that fails to open does not hold the first reading back; the resyncs go on without it.
+        if (condition.state !== 'connecting' && !this.#complete) this.#resync();
       },
     };
   }
