@@ -4,6 +4,7 @@ import type { DeviceSettings } from '../api/settings';
 import type { ConnectionState } from '../api/types';
 import type { DeviceError } from '../errors';
 import { type CertificateTrust, CertificateTrustStore, type PinStorage } from './certificate-trust';
+import { DeviceState } from './state';
 import { STREAM_PATHS, StreamHub, type StreamKind, type StreamSubscriber } from './stream-hub';
 import { DeviceZones } from './zones';
 
@@ -16,6 +17,10 @@ export interface DeviceConnectionOptions {
   pins: PinStorage;
   /** Silence after which the data stream counts as dead; the change stream waits ten times as long. */
   streamIdleTimeoutMs: number;
+  /** Seconds between two reads of the audio settings (default 2); 0: read at start and after writes only. */
+  audioIntervalSeconds?: number;
+  /** Between two full reads of the device state: once a minute unless a test shortens it. */
+  stateResyncIntervalMs?: number;
 }
 
 export interface DeviceConnectionEvents {
@@ -31,13 +36,15 @@ export interface DeviceConnectionEvents {
 
 /**
  * The connection to one device, without Node-RED: the client, the certificate it trusts, the live streams
- * shared by every user, and the per-device caches (the zones; issue 19 adds the device state beside them).
+ * shared by every user, and the per-device caches: the zones and the device state.
  * A `conference-audio-device` config node holds one per deploy. Throws INVALID_CONFIG for unusable settings.
  */
 export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
   readonly client: DeviceClient;
   /** The room's zones: read, cached and followed for every node of this device. */
   readonly zones: DeviceZones;
+  /** The device's state (issue 19): one cache for every state, control and zone node of this device. */
+  readonly state: DeviceState;
   readonly #streams: StreamHub;
   readonly #trustStore: CertificateTrustStore;
   #trustSource: CertificateTrust['source'];
@@ -80,6 +87,10 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
       }),
     );
     this.zones = new DeviceZones(this.client, (subscriber) => this.subscribeStream('changes', subscriber));
+    this.state = new DeviceState(this.client, (subscriber) => this.subscribeStream('changes', subscriber), {
+      audioIntervalSeconds: options.audioIntervalSeconds,
+      resyncIntervalMs: options.stateResyncIntervalMs,
+    });
   }
 
   /** Which certificate is trusted, and whether the device shows another (never a secret). */
@@ -108,6 +119,7 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
   async close(): Promise<void> {
     this.removeAllListeners();
     this.zones.close();
+    this.state.close();
     this.client.removeAllListeners();
     // The streams first: they hold sockets of the client's pool.
     await this.#streams.close();

@@ -1,0 +1,154 @@
+import should from 'should';
+import { CHANGE_EVENTS, DEVICE_PATHS } from '../../src/api/protocol';
+import { GROUP_RESOURCES, RESYNC_GROUPS, STATE_GROUPS } from '../../src/control';
+import { DeviceError } from '../../src/errors';
+import { sampleZones } from '../../src/simulator';
+import { delay, until } from '../support/wait';
+import { useStateHarness } from './state-harness';
+
+describe('device/state: the state of one device, read and followed', () => {
+  const harness = useStateHarness();
+
+  it('sends the first complete reading once, every group read once', async () => {
+    const connection = harness.connect();
+    const follower = await harness.followed(connection.state);
+    await delay(100);
+    should(follower.completions).have.length(1);
+    should(Object.keys(follower.completions[0] ?? {})).eql([...STATE_GROUPS]);
+    for (const group of STATE_GROUPS) should(harness.reads(GROUP_RESOURCES[group])).equal(1, group);
+    should(connection.state.complete).be.true();
+  });
+
+  it('hands a subscriber that comes later the complete reading at once, without reading again', async () => {
+    const connection = harness.connect();
+    const first = await harness.followed(connection.state);
+    harness.sim.resetRecords();
+    const later = await harness.followed(connection.state);
+    should(later.completions).eql(first.completions);
+    should(harness.sim.requests).have.length(0);
+  });
+
+  it('polls the audio every audio interval: a change made on the device reaches subscribers', async () => {
+    const connection = harness.connect({ audioIntervalSeconds: 0.05 });
+    const follower = await harness.followed(connection.state);
+    harness.sim.setAudio({ speakerTrebleLevel: 61 });
+    await until(() => follower.of('audio').length === 2, 'the polled audio change');
+    should(follower.of('audio')[1]?.changed).eql(['speakerTrebleLevel']);
+    should(follower.of('audio')[1]?.next.speakerTrebleLevel).equal(61);
+  });
+
+  it('with an audio interval of 0 reads the audio once and never polls it', async () => {
+    const connection = harness.connect({ audioIntervalSeconds: 0 });
+    const follower = await harness.followed(connection.state);
+    harness.sim.setAudio({ speakerTrebleLevel: 61 });
+    await delay(400);
+    should(harness.reads(DEVICE_PATHS.audio)).equal(1);
+    should(follower.of('audio')).have.length(1);
+  });
+
+  it('updates the status from an LED event, without reading it', async () => {
+    const connection = harness.connect();
+    const follower = await harness.followed(connection.state);
+    harness.sim.setLed('networkA', { colour: 'red', state: 'blinking' });
+    await until(() => follower.of('status').length === 2, 'the LED change');
+    should(follower.of('status')[1]?.changed).eql(['leds']);
+    should(follower.of('status')[1]?.next.leds).containEql({
+      networkA: { colour: 'red', state: 'blinking' },
+    });
+    should(harness.reads(DEVICE_PATHS.status)).equal(1);
+  });
+
+  it('updates the USB status from a USB event in either form', async () => {
+    const connection = harness.connect();
+    const follower = await harness.followed(connection.state);
+    harness.sim.setUsb('disconnected');
+    harness.sim.setUsbEventForm('connected');
+    harness.sim.setUsb('connected');
+    await until(() => follower.of('status').length === 3, 'both USB changes');
+    const usb = follower.of('status').map((change) => change.next.usb);
+    should(usb).eql([{ status: 'connected' }, { status: 'disconnected' }, { status: 'connected' }]);
+  });
+
+  it('follows an unplugged speaker bar: the components status and the hardware change', async () => {
+    const connection = harness.connect();
+    const follower = await harness.followed(connection.state);
+    harness.sim.setBarUnplugged(true);
+    await until(
+      () => follower.of('status').length === 2 && follower.of('hardware').length === 2,
+      'the bar unplugged',
+    );
+    should(connection.state.current().status?.deviceComponents).eql({ status: 'disconnected' });
+    should(follower.of('hardware')[1]?.changed.length).be.above(0);
+  });
+
+  it('reads the network configuration again for a network event with no body', async () => {
+    harness.sim.setBodylessEvents([CHANGE_EVENTS.networkConfiguration]);
+    const connection = harness.connect();
+    const follower = await harness.followed(connection.state);
+    harness.sim.setNetwork({ gateway: '192.0.2.254' });
+    await until(() => follower.of('network').length === 2, 'the network read again');
+    should(follower.of('network')[1]?.next.networkConfiguration).match([{ gateway: '192.0.2.254' }]);
+    should(harness.reads(DEVICE_PATHS.networkConfiguration)).equal(2);
+  });
+
+  it('reads the profiles again for a profile switch announced as a layout event', async () => {
+    const connection = harness.connect();
+    const follower = await harness.followed(connection.state);
+    harness.sim.activateProfile(harness.sim.getState().profiles[1]?.profileId ?? '');
+    await until(() => follower.of('profiles').length === 2, 'the profiles read again');
+    should(follower.of('profiles')[1]?.changed).eql(['profiles']);
+  });
+
+  it('reads the profiles again for a layout event that changed nothing', async () => {
+    const connection = harness.connect();
+    await harness.followed(connection.state);
+    harness.sim.setZones(sampleZones());
+    await until(() => harness.reads(DEVICE_PATHS.profiles) === 2, 'the profiles read again');
+  });
+
+  it('reads everything again after the change stream reconnects', async () => {
+    const connection = harness.connect();
+    await harness.followed(connection.state);
+    harness.sim.resetRecords();
+    harness.sim.dropStreams();
+    await until(
+      () => RESYNC_GROUPS.every((group) => harness.reads(GROUP_RESOURCES[group]) === 1),
+      'every announced group read again',
+      10_000,
+    );
+  });
+
+  it('reads everything again once a resync interval has passed', async () => {
+    const connection = harness.connect({ stateResyncIntervalMs: 300 });
+    await harness.followed(connection.state);
+    harness.sim.resetRecords();
+    await until(
+      () => RESYNC_GROUPS.every((group) => harness.reads(GROUP_RESOURCES[group]) >= 1),
+      'every announced group read again',
+    );
+  });
+
+  it('does not ask a model 310 for its profiles again once it refused them', async () => {
+    harness.sim.setModel('310');
+    const connection = harness.connect({ stateResyncIntervalMs: 300 });
+    const follower = await harness.followed(connection.state);
+    should(follower.completions[0]).not.have.property('profiles');
+    harness.sim.emitChange(CHANGE_EVENTS.layout, {});
+    await until(() => harness.reads(DEVICE_PATHS.hardware) >= 3, 'two resyncs');
+    should(harness.reads(DEVICE_PATHS.profiles)).equal(1);
+    should(follower.readErrors).eql([]);
+  });
+
+  it('tells its subscribers of a read that failed, and completes once the device answers again', async () => {
+    harness.sim.setFault({ kind: 'status', status: 500, path: DEVICE_PATHS.hardware, times: 1 });
+    const connection = harness.connect({ stateResyncIntervalMs: 300 });
+    const follower = await harness.followed(connection.state);
+    should(follower.readErrors.map(({ group }) => group)).eql(['hardware']);
+    should(follower.readErrors[0]?.error).be.instanceOf(DeviceError);
+    should(follower.completions[0]).have.property('hardware');
+  });
+
+  it('refuses an audio interval outside 0 to 60 seconds as INVALID_CONFIG', () => {
+    should(() => harness.connect({ audioIntervalSeconds: 61 })).throw({ code: 'INVALID_CONFIG' });
+  });
+});
