@@ -257,9 +257,9 @@ export class DeviceState implements ControlStateCache {
     return {
       onEvent: (event) => this.#apply(event.event, event.data),
       // An event too large to pass said something: read what it names, or everything when its name was lost.
-      onDropped: (_warning, eventName) => {
-        if (eventName === undefined) this.#resync();
-        else this.#apply(eventName, undefined);
+      onWarning: (_warning, _kind, { droppedEvent }) => {
+        if (droppedEvent === undefined) this.#resync();
+        else this.#apply(droppedEvent, undefined);
       },
       onCondition: (condition) => {
         // Changes made while the stream was down were never announced: read everything each time it opens.
