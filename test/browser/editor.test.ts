@@ -12,7 +12,7 @@ import should from 'should';
 import { deviceSettingsProblems } from '../../src/api/settings';
 import { envReferenceName } from '../../src/api/settings-rules';
 import { type DeviceSimulator, sampleZones, startSimulator } from '../../src/simulator';
-import { nodeTypes, paletteTypes } from '../support/node-types';
+import { catalogueFile, helpFile, nodeTypes, paletteTypes } from '../support/node-types';
 import { settingCases } from '../support/settings-table';
 import {
   type Browser,
@@ -43,9 +43,9 @@ function sampleZoneLabels(): string[] {
   return sampleZones().map((zone) => String((zone as { label: unknown }).label));
 }
 
-/** A node type's entries in its editor catalogue (`nodes/locales/<language>/<type>.json`). */
+/** A node type's entries in its editor catalogue (`src/nodes/<type>/locales/<language>.json`). */
 function catalogue(language: string, type: string): Record<string, unknown> {
-  const file = path.join(projectRoot, 'nodes', 'locales', language, `${type}.json`);
+  const file = catalogueFile(type, language);
   return JSON.parse(fs.readFileSync(file, 'utf8'))[type];
 }
 
@@ -57,9 +57,9 @@ function message(language: string, type: string, key: string): string {
   return value;
 }
 
-/** The section headings of a node type's help page, as written in `nodes/locales/<language>/<type>.html`. */
+/** The section headings of a node type's help page, as written in `src/nodes/<type>/help/<language>.html`. */
 function helpHeadings(language: string, type: string): string[] {
-  const html = fs.readFileSync(path.join(projectRoot, 'nodes', 'locales', language, `${type}.html`), 'utf8');
+  const html = fs.readFileSync(helpFile(type, language), 'utf8');
   return [...html.matchAll(/<h3>([^<]*)<\/h3>/g)].map((match) => match[1].trim());
 }
 

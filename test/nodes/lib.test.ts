@@ -1,12 +1,12 @@
 import should from 'should';
 import { deviceSettingsFromProperties } from '../../src/api/settings';
 import { DeviceError } from '../../src/errors';
-import { readPoint } from '../../src/nodes/lib/point';
-import { Poller } from '../../src/nodes/lib/poller';
 import { SingleFlight } from '../../src/nodes/lib/single-flight';
-import { clockTime, connectionStatus } from '../../src/nodes/lib/status';
 import { TtlCache } from '../../src/nodes/lib/ttl-cache';
-import { arrayParts, ZoneChangeTracker } from '../../src/nodes/lib/zone-messages';
+import { readPoint } from '../../src/nodes/plain/point';
+import { Poller } from '../../src/nodes/plain/poller';
+import { clockTime, connectionStatus } from '../../src/nodes/plain/status';
+import { arrayParts, ZoneChangeTracker } from '../../src/nodes/plain/zone-messages';
 import type { Zone } from '../../src/zones/types';
 
 function deferred<T>() {

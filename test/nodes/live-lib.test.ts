@@ -1,8 +1,8 @@
 import should from 'should';
 import { DeviceError } from '../../src/errors';
-import { readLiveEvents, readNonNegative } from '../../src/nodes/lib/node-settings';
-import { RateWindow } from '../../src/nodes/lib/rate-window';
 import { streamErrorReporter, streamStatus, worstCondition } from '../../src/nodes/lib/stream-status';
+import { readLiveEvents, readNonNegative } from '../../src/nodes/plain/node-settings';
+import { RateWindow } from '../../src/nodes/plain/rate-window';
 
 describe('nodes/lib: live nodes', () => {
   describe('RateWindow', () => {

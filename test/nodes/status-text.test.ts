@@ -6,7 +6,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import should from 'should';
 import type { ConnectionState } from '../../src/api/types';
-import { connectionStatus, invalidConfigStatus, PACKAGE_NAME, statusText } from '../../src/nodes/lib/status';
+import {
+  connectionStatus,
+  invalidConfigStatus,
+  PACKAGE_NAME,
+  statusText,
+} from '../../src/nodes/plain/status';
 import { paletteTypes } from '../support/node-types';
 import { shownStatusText } from '../support/status-text';
 

@@ -1,5 +1,5 @@
 import type { DeviceError } from '../../errors';
-import type { StatusView } from './status';
+import type { StatusView } from '../plain/status';
 import type { StreamCondition, StreamKind } from './stream-hub';
 
 /**

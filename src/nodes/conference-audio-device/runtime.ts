@@ -1,24 +1,24 @@
 import type { Node, NodeAPI, NodeDef, NodeSettings, NodeStatus } from 'node-red';
-import { DeviceClient } from '../api';
-import { deviceSettingsFromProperties } from '../api/settings';
-import { MAX_TIMER_MS } from '../api/settings-rules';
-import type { ConnectionState } from '../api/types';
-import { DeviceError, isDeviceError } from '../errors';
-import { isZonesChange, zonesFromChange } from '../zones';
-import type { ZoneReadResult } from '../zones/types';
-import { type CertificateTrust, CertificateTrustStore, persistentStoreName } from './lib/certificate-trust';
+import { DeviceClient } from '../../api';
+import { deviceSettingsFromProperties } from '../../api/settings';
+import { MAX_TIMER_MS } from '../../api/settings-rules';
+import type { ConnectionState } from '../../api/types';
+import { DeviceError, isDeviceError } from '../../errors';
+import { isZonesChange, zonesFromChange } from '../../zones';
+import type { ZoneReadResult } from '../../zones/types';
+import { registerAdminEndpoints, type StoredDeviceAddress } from '../glue/admin';
+import type { DeviceConnection, DeviceUser } from '../glue/device';
+import { type CertificateTrust, CertificateTrustStore, persistentStoreName } from '../lib/certificate-trust';
+import { STREAM_PATHS, StreamHub, type StreamSubscriber } from '../lib/stream-hub';
+import { streamStatus } from '../lib/stream-status';
+import { TtlCache } from '../lib/ttl-cache';
 import {
   connectedWithVendorHint,
   connectionStatus,
   invalidConfigStatus,
   type StatusView,
   statusMessage,
-} from './lib/status';
-import { STREAM_PATHS, StreamHub, type StreamSubscriber } from './lib/stream-hub';
-import { streamStatus } from './lib/stream-status';
-import { TtlCache } from './lib/ttl-cache';
-import { registerAdminEndpoints, type StoredDeviceAddress } from './shared/admin';
-import type { DeviceConnection, DeviceUser } from './shared/device';
+} from '../plain/status';
 
 /**
  * How long the shared zones stay fresh for the active zone nodes. The change stream refreshes them at
@@ -60,7 +60,7 @@ interface DeviceConfigNode extends Node<DeviceCredentials>, DeviceConnection {
 export = (RED: NodeAPI) => {
   const t = (key: string, params?: Record<string, string | number>) =>
     RED._(`conference-audio-device.${key}`, params);
-  // A catalogue key, which the editor translates into its own language (lib/status.ts).
+  // A catalogue key, which the editor translates into its own language (plain/status.ts).
   const statusOf = (view: StatusView): NodeStatus => statusMessage('conference-audio-device', view);
 
   function streamIdleTimeoutMs(): number {

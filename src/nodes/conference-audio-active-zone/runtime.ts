@@ -1,20 +1,20 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
-import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from '../api/settings-rules';
+import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from '../../api/settings-rules';
 import {
   type ActiveZoneChange,
   ActiveZoneTracker,
   readSoundLocation,
   summariseLocation,
   withGeometry,
-} from '../zones';
-import type { ZoneReadResult, ZoneWithGeometry } from '../zones/types';
-import { readNonNegative } from './lib/node-settings';
-import { statusText } from './lib/status';
-import type { StreamCondition } from './lib/stream-hub';
-import { streamErrorReporter } from './lib/stream-status';
-import { subscribeAfterDeploy } from './lib/subscribe-after-deploy';
-import { type DeviceUser, useDevice } from './shared/device';
-import { errorCode, errorLocaliser, toNodeError } from './shared/errors';
+} from '../../zones';
+import type { ZoneReadResult, ZoneWithGeometry } from '../../zones/types';
+import { type DeviceUser, useDevice } from '../glue/device';
+import { errorCode, errorLocaliser, toNodeError } from '../glue/errors';
+import type { StreamCondition } from '../lib/stream-hub';
+import { streamErrorReporter } from '../lib/stream-status';
+import { readNonNegative } from '../plain/node-settings';
+import { statusText } from '../plain/status';
+import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
 
 interface ActiveZoneDef extends NodeDef {
   device?: string;

@@ -1,12 +1,12 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
-import { isDeviceError } from '../errors';
-import { parseZoneList, withGeometry, zonesContaining } from '../zones';
-import type { ZoneWithGeometry } from '../zones/types';
-import { readPoint } from './lib/point';
-import { statusText } from './lib/status';
-import { TtlCache } from './lib/ttl-cache';
-import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
-import { errorLocaliser, invalidInput, toNodeError } from './shared/errors';
+import { isDeviceError } from '../../errors';
+import { parseZoneList, withGeometry, zonesContaining } from '../../zones';
+import type { ZoneWithGeometry } from '../../zones/types';
+import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
+import { errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
+import { TtlCache } from '../lib/ttl-cache';
+import { readPoint } from '../plain/point';
+import { statusText } from '../plain/status';
 
 interface LookupDef extends NodeDef {
   device?: string;

@@ -1,14 +1,14 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeSettings, NodeStatus } from 'node-red';
-import { MAX_TIMER_SECONDS } from '../api/settings-rules';
-import type { ConnectionState } from '../api/types';
-import { renderZoneMap } from '../zones';
-import type { ZoneReadResult } from '../zones/types';
-import { Poller } from './lib/poller';
-import { SingleFlight } from './lib/single-flight';
-import { clockTime, statusText } from './lib/status';
-import { arrayParts, ZoneChangeTracker, zonesWithGeometry, zoneTopic } from './lib/zone-messages';
-import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
-import { errorCode, errorLocaliser, toNodeError } from './shared/errors';
+import { MAX_TIMER_SECONDS } from '../../api/settings-rules';
+import type { ConnectionState } from '../../api/types';
+import { renderZoneMap } from '../../zones';
+import type { ZoneReadResult } from '../../zones/types';
+import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
+import { errorCode, errorLocaliser, toNodeError } from '../glue/errors';
+import { SingleFlight } from '../lib/single-flight';
+import { Poller } from '../plain/poller';
+import { clockTime, statusText } from '../plain/status';
+import { arrayParts, ZoneChangeTracker, zonesWithGeometry, zoneTopic } from '../plain/zone-messages';
 
 const TYPE = 'conference-audio-zones';
 type OutputMode = 'all' | 'each' | 'changes' | 'map';

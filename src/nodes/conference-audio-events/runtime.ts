@@ -1,12 +1,12 @@
 import type { NodeAPI, NodeDef, NodeMessage } from 'node-red';
-import { type LiveEventChoice, readLiveEvents, readNonNegative } from './lib/node-settings';
-import { RateWindow } from './lib/rate-window';
-import { statusText } from './lib/status';
-import { DATA_EVENT_NAMES, type StreamCondition, type StreamEvent, type StreamKind } from './lib/stream-hub';
-import { streamErrorReporter, worstCondition } from './lib/stream-status';
-import { subscribeAfterDeploy } from './lib/subscribe-after-deploy';
-import { type DeviceUser, useDevice } from './shared/device';
-import { errorLocaliser, toNodeError } from './shared/errors';
+import { type DeviceUser, useDevice } from '../glue/device';
+import { errorLocaliser, toNodeError } from '../glue/errors';
+import { DATA_EVENT_NAMES, type StreamCondition, type StreamEvent, type StreamKind } from '../lib/stream-hub';
+import { streamErrorReporter, worstCondition } from '../lib/stream-status';
+import { type LiveEventChoice, readLiveEvents, readNonNegative } from '../plain/node-settings';
+import { RateWindow } from '../plain/rate-window';
+import { statusText } from '../plain/status';
+import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
 
 interface EventsDef extends NodeDef {
   device?: string;

@@ -1,9 +1,9 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
-import { type DeviceClient, validateApiPath } from '../api';
-import type { HttpMethod } from '../api/types';
-import { statusText } from './lib/status';
-import { type DeviceUser, noDeviceError, useDevice } from './shared/device';
-import { errorLocaliser, invalidInput, toNodeError } from './shared/errors';
+import { type DeviceClient, validateApiPath } from '../../api';
+import type { HttpMethod } from '../../api/types';
+import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
+import { errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
+import { statusText } from '../plain/status';
 
 interface RequestDef extends NodeDef {
   device?: string;

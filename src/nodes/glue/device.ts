@@ -20,7 +20,7 @@ export interface DeviceConnection {
   deregister(user: DeviceUser, done: () => void): void;
   /** The shared client; throws the DeviceError INVALID_CONFIG when the config node's settings are invalid. */
   getClient(): DeviceClient;
-  /** The status that currently describes the connection (its text a catalogue key: lib/status.ts). */
+  /** The status that currently describes the connection (its text a catalogue key: plain/status.ts). */
   readonly connectionStatus: NodeStatus;
   /** The config node's name, or its host when it has none: the default topic of live events. */
   readonly displayName: string;
