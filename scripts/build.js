@@ -21,14 +21,24 @@ if (!fs.existsSync(path.join(root, 'src'))) {
 }
 
 /** The browsers Node-RED 4 supports; the editor code is bundled down to what they all run. */
-const EDITOR_TARGET = ['es2017'];
+const EDITOR_TARGET = ['es2018'];
 
 /** The editor script of a node type: its editor.ts with every import bundled in, as one classic script. */
 function editorScript(sourceDir) {
   // Required here, past the early exit: an installed tarball has no esbuild.
   const esbuild = require('esbuild');
+  const entry = path.join(sourceDir, 'editor.ts');
   const result = esbuild.buildSync({
-    entryPoints: [path.join(sourceDir, 'editor.ts')],
+    // An editor.ts exports nothing, and in a "type": "commonjs" package esbuild then reads it as CommonJS
+    // and wraps every module in a lazy initialiser; marked as a module it bundles to plain code.
+    stdin: {
+      contents: `${fs.readFileSync(entry, 'utf8')}\nexport {};\n`,
+      resolveDir: sourceDir,
+      sourcefile: path.relative(root, entry),
+      loader: 'ts',
+    },
+    // Module settings for a bundle (tsconfig.json's are for Node.js, which would wrap every module).
+    tsconfig: path.join(root, 'tsconfig.editor.json'),
     bundle: true,
     format: 'iife',
     platform: 'browser',
@@ -47,13 +57,17 @@ function editorScript(sourceDir) {
 /** The HTML Node-RED loads into the editor for one node type: the bundled editor code, then the dialog. */
 function editorHtml(sourceDir) {
   const template = fs.readFileSync(path.join(sourceDir, 'template.html'), 'utf8');
-  if (!fs.existsSync(path.join(sourceDir, 'editor.ts'))) {
-    const { editorSettingsScript, inlineEditorSettings } = require('./editor-settings');
-    if (!template.includes('settings-rules:')) return template;
-    const rules = fs.readFileSync(path.join(dist, 'api', 'settings-rules.js'), 'utf8');
-    return inlineEditorSettings(template, editorSettingsScript(rules));
-  }
   return `<script type="text/javascript">\n${editorScript(sourceDir)}</script>\n\n${template}`;
+}
+
+/**
+ * The package's own texts in `language` (src/nodes/locales/<language>.json), which every node type's
+ * catalogue carries: the palette category's label is looked up in the catalogue of whichever node type
+ * the editor adds to the palette first.
+ */
+function packageTexts(language) {
+  const file = path.join(root, 'src', 'nodes', 'locales', `${language}.json`);
+  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
 }
 
 /** `<lang>.<ext>` files of `dir` as { lang: file }. */
@@ -75,14 +89,23 @@ function assembleNodeType(type, builtFile) {
   }
   fs.writeFileSync(path.join(outDir, `${name}.html`), editorHtml(sourceDir));
   for (const { language, file } of perLanguage(path.join(sourceDir, 'locales'), '.json')) {
+    const texts = { ...packageTexts(language), ...JSON.parse(fs.readFileSync(file, 'utf8')) };
     fs.mkdirSync(path.join(outDir, 'locales', language), { recursive: true });
-    fs.copyFileSync(file, path.join(outDir, 'locales', language, `${name}.json`));
+    fs.writeFileSync(
+      path.join(outDir, 'locales', language, `${name}.json`),
+      `${JSON.stringify(texts, null, 2)}\n`,
+    );
   }
   for (const { language, file } of perLanguage(path.join(sourceDir, 'help'), '.html')) {
     fs.mkdirSync(path.join(outDir, 'locales', language), { recursive: true });
     fs.copyFileSync(file, path.join(outDir, 'locales', language, `${name}.html`));
   }
-  fs.cpSync(path.join(root, 'icons'), path.join(outDir, 'icons'), { recursive: true });
+  // The node type's own icon, where the editor asks for it (a config node has none).
+  const icon = path.join(root, 'icons', `${type}.svg`);
+  if (fs.existsSync(icon)) {
+    fs.mkdirSync(path.join(outDir, 'icons'), { recursive: true });
+    fs.copyFileSync(icon, path.join(outDir, 'icons', `${type}.svg`));
+  }
 }
 
 fs.rmSync(dist, { recursive: true, force: true });

@@ -5,6 +5,11 @@
  * of Node.js APIs (it runs in the browser as it is).
  */
 
+/** The device's accounts, in the order the dialog lists them. */
+export const ACCOUNTS = ['general', 'admin'] as const;
+/** How the device's certificate is trusted: pinned (learned on first use), by a CA, or not checked. */
+export const TLS_MODES = ['pin', 'ca', 'insecure'] as const;
+
 export const DEVICE_DEFAULTS = {
   port: 443,
   account: 'general',
@@ -225,9 +230,10 @@ export function checkTimeoutSeconds(value: unknown): Checked<number> {
   return { ok: true, value: seconds };
 }
 
-export function checkAccount(value: unknown): Checked<'general' | 'admin'> {
+export function checkAccount(value: unknown): Checked<(typeof ACCOUNTS)[number]> {
   if (isBlank(value)) return { ok: true, value: DEVICE_DEFAULTS.account };
-  if (value === 'general' || value === 'admin') return { ok: true, value };
+  const account = ACCOUNTS.find((known) => known === value);
+  if (account !== undefined) return { ok: true, value: account };
   return refuse(
     'account',
     'account',
@@ -265,9 +271,10 @@ export function checkVendor(value: unknown): Checked<string> {
   return { ok: true, value };
 }
 
-export function checkTlsMode(value: unknown): Checked<'pin' | 'ca' | 'insecure'> {
+export function checkTlsMode(value: unknown): Checked<(typeof TLS_MODES)[number]> {
   if (isBlank(value)) return { ok: true, value: DEVICE_DEFAULTS.tls };
-  if (value === 'pin' || value === 'ca' || value === 'insecure') return { ok: true, value };
+  const mode = TLS_MODES.find((known) => known === value);
+  if (mode !== undefined) return { ok: true, value: mode };
   return refuse('tls', 'tls', `TLS mode must be 'pin', 'ca' or 'insecure'; got ${quoted(value)}`);
 }
 

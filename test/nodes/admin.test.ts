@@ -160,6 +160,18 @@ describe('editor endpoints of the device config node', () => {
     should(String(res.body.svg)).startWith('<svg');
   });
 
+  it("zone map draws the map's own words in the editor's language, escaped, when the dialog sends them", async () => {
+    await loadDevice();
+    const words = { east: 'x Osten', north: 'y <Norden>', grid: 'Raster' };
+    const res = await helper.request().post(MAP).send({ device: 'device', words });
+    const svg = String(res.body.svg);
+    should(svg).containEql('>x Osten</text>');
+    should(svg).containEql('>y &lt;Norden&gt;</text>');
+    should(svg).containEql('(Raster)</text>');
+    // A word not sent stays English.
+    should(svg).containEql('>0,0 (device)</text>');
+  });
+
   it('zone map refuses an id that is not a deployed device', async () => {
     await loadDevice();
     const res = await helper.request().post(MAP).send({ device: 'nope' });

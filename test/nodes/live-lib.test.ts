@@ -1,7 +1,8 @@
 import should from 'should';
 import { DeviceError } from '../../src/errors';
+import { readLiveEvents } from '../../src/nodes/conference-audio-events/definition';
 import { streamErrorReporter, streamStatus, worstCondition } from '../../src/nodes/lib/stream-status';
-import { readLiveEvents, readNonNegative } from '../../src/nodes/plain/node-settings';
+import { readNonNegative } from '../../src/nodes/plain/node-settings';
 import { RateWindow } from '../../src/nodes/plain/rate-window';
 
 describe('nodes/lib: live nodes', () => {

@@ -1,5 +1,5 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
-import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from '../../api/settings-rules';
+import { MAX_TIMER_MS } from '../../api/settings-rules';
 import {
   type ActiveZoneChange,
   ActiveZoneTracker,
@@ -12,27 +12,24 @@ import { type DeviceUser, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, toNodeError } from '../glue/errors';
 import type { StreamCondition } from '../lib/stream-hub';
 import { streamErrorReporter } from '../lib/stream-status';
-import { readNonNegative } from '../plain/node-settings';
 import { statusText } from '../plain/status';
 import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
+import { readHold, readRelease, readZoneType, TYPE } from './definition';
 
 interface ActiveZoneDef extends NodeDef {
   device?: string;
   zoneType?: string;
   hold?: number | string;
   release?: number | string;
+  /** `ms`, or absent for a flow saved with `release` in seconds (./definition.ts). */
+  releaseUnit?: string;
   topic?: string;
 }
 
-const DEFAULT_ZONE_TYPE = 'Switching';
-const DEFAULT_HOLD_MS = 1000;
-const DEFAULT_RELEASE_SECONDS = 5;
 /** Zones older than this are read again (through the config node's cache) when the next reading comes. */
 const ZONES_REFRESH_MS = 30_000;
 
 type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
-
-const TYPE = 'conference-audio-active-zone';
 
 export = (RED: NodeAPI) => {
   const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
@@ -41,18 +38,15 @@ export = (RED: NodeAPI) => {
   function ActiveZoneNode(this: DeviceUser, def: ActiveZoneDef) {
     RED.nodes.createNode(this, def);
     const node: DeviceUser = this;
-    const zoneType =
-      typeof def.zoneType === 'string' && def.zoneType.trim() !== ''
-        ? def.zoneType.trim()
-        : DEFAULT_ZONE_TYPE;
-    const hold = readNonNegative(def.hold, DEFAULT_HOLD_MS, 'Hold', MAX_TIMER_MS);
+    const zoneType = readZoneType(def.zoneType);
+    const hold = readHold(def.hold);
     if (!hold.ok) node.warn(t('errors.hold', { reason: hold.reason }));
-    const release = readNonNegative(def.release, DEFAULT_RELEASE_SECONDS, 'Release', MAX_TIMER_SECONDS);
+    const release = readRelease(def.release, def.releaseUnit);
     if (!release.ok) node.warn(t('errors.release', { reason: release.reason }));
     const tracker = new ActiveZoneTracker<ZoneWithGeometry>({
       zoneType,
       holdMs: hold.ok ? hold.value : hold.fallback,
-      releaseMs: (release.ok ? release.value : release.fallback) * 1000,
+      releaseMs: release.ok ? release.value : release.fallback,
     });
     const configuredTopic = typeof def.topic === 'string' ? def.topic.trim() : '';
 

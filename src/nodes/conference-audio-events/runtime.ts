@@ -3,10 +3,10 @@ import { type DeviceUser, useDevice } from '../glue/device';
 import { errorLocaliser, toNodeError } from '../glue/errors';
 import { DATA_EVENT_NAMES, type StreamCondition, type StreamEvent, type StreamKind } from '../lib/stream-hub';
 import { streamErrorReporter, worstCondition } from '../lib/stream-status';
-import { type LiveEventChoice, readLiveEvents, readNonNegative } from '../plain/node-settings';
 import { RateWindow } from '../plain/rate-window';
 import { statusText } from '../plain/status';
 import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
+import { type LiveEventChoice, readLiveEvents, readRate, TYPE } from './definition';
 
 interface EventsDef extends NodeDef {
   device?: string;
@@ -15,16 +15,11 @@ interface EventsDef extends NodeDef {
   topic?: string;
 }
 
-/** soundLocation messages a second by default: plenty for a dashboard, a fifth of a flow's worth. */
-const DEFAULT_RATE = 5;
-
 /** Which of the data stream's events (and their error events) a node passes on. */
 function dataEventFilter(chosen: readonly LiveEventChoice[]): (name: string) => boolean {
   const names = new Set<string>(DATA_EVENT_NAMES.filter((name) => chosen.includes(name)));
   return (name) => names.has(name) || names.has(/^error \((.*)\)$/.exec(name)?.[1] ?? '');
 }
-
-const TYPE = 'conference-audio-events';
 
 export = (RED: NodeAPI) => {
   const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
@@ -36,7 +31,7 @@ export = (RED: NodeAPI) => {
     const events = readLiveEvents(def.events);
     if (!events.ok) node.warn(t('errors.events', { reason: events.reason }));
     const chosen = events.ok ? events.value : events.fallback;
-    const rate = readNonNegative(def.rate, DEFAULT_RATE, 'Rate');
+    const rate = readRate(def.rate);
     if (!rate.ok) node.warn(t('errors.rate', { reason: rate.reason }));
     const limiter = new RateWindow(rate.ok ? rate.value : rate.fallback);
     const passesData = dataEventFilter(chosen);

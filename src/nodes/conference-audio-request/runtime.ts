@@ -1,9 +1,9 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
 import { type DeviceClient, validateApiPath } from '../../api';
-import type { HttpMethod } from '../../api/types';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
 import { statusText } from '../plain/status';
+import { METHODS, METHODS_WITH_BODY, REQUEST_DEFAULTS, readMethod, TYPE } from './definition';
 
 interface RequestDef extends NodeDef {
   device?: string;
@@ -11,9 +11,6 @@ interface RequestDef extends NodeDef {
   path?: string;
 }
 
-const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
-const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set(['POST', 'PATCH', 'PUT']);
-const DEFAULT_PATH = '/api/v1/audio';
 /**
  * Response headers never copied into a message: secrets, and what describes the device's connection and
  * framing rather than the answer (hop-by-hop, length and compression, which the client has undone). An
@@ -34,12 +31,6 @@ const HIDDEN_HEADERS = new Set([
   'content-length',
   'content-encoding',
 ]);
-
-function readMethod(value: unknown): HttpMethod | undefined {
-  if (typeof value !== 'string') return undefined;
-  const upper = value.trim().toUpperCase();
-  return (METHODS as readonly string[]).includes(upper) ? (upper as HttpMethod) : undefined;
-}
 
 /**
  * Whether the path is under /api/v1/auth as the device's web server may read it: percent-escapes decoded,
@@ -82,22 +73,16 @@ function visibleHeaders(headers: Record<string, string>): Record<string, string>
 }
 
 export = (RED: NodeAPI) => {
-  const t = (key: string, params?: Record<string, string | number>) =>
-    RED._(`conference-audio-request.${key}`, params);
+  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
   const localise = errorLocaliser(RED);
   const nodeError = (error: unknown) => toNodeError(error, localise);
 
   function RequestNode(this: DeviceUser, def: RequestDef) {
     RED.nodes.createNode(this, def);
-    const configuredMethod = readMethod(def.method) ?? 'GET';
+    const configuredMethod = readMethod(def.method) ?? REQUEST_DEFAULTS.method;
     const configuredPath =
-      typeof def.path === 'string' && def.path.trim() !== '' ? def.path.trim() : DEFAULT_PATH;
-    const device = useDevice(
-      RED,
-      this,
-      def.device,
-      statusText('conference-audio-request', 'status.noDevice'),
-    );
+      typeof def.path === 'string' && def.path.trim() !== '' ? def.path.trim() : REQUEST_DEFAULTS.path;
+    const device = useDevice(RED, this, def.device, statusText(TYPE, 'status.noDevice'));
 
     function prepare(msg: NodeMessageInFlow & Record<string, unknown>) {
       let method = configuredMethod;

@@ -7,14 +7,13 @@ import { errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
 import { TtlCache } from '../lib/ttl-cache';
 import { readPoint } from '../plain/point';
 import { statusText } from '../plain/status';
+import { readMaxAge, readProperty, TYPE } from './definition';
 
 interface LookupDef extends NodeDef {
   device?: string;
   property?: string;
   maxAge?: number | string;
 }
-
-const DEFAULT_MAX_AGE_SECONDS = 60;
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -26,8 +25,7 @@ function describe(value: unknown): string {
 type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 
 export = (RED: NodeAPI) => {
-  const t = (key: string, params?: Record<string, string | number>) =>
-    RED._(`conference-audio-zone-lookup.${key}`, params);
+  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
   const localise = errorLocaliser(RED);
   const nodeError = (error: unknown) => toNodeError(error, localise);
 
@@ -50,16 +48,12 @@ export = (RED: NodeAPI) => {
 
   function LookupNode(this: DeviceUser, def: LookupDef) {
     RED.nodes.createNode(this, def);
-    const property =
-      typeof def.property === 'string' && def.property.trim() !== '' ? def.property.trim() : 'payload';
-    const maxAgeSeconds = Number(def.maxAge ?? DEFAULT_MAX_AGE_SECONDS);
-    const maxAgeMs =
-      Number.isFinite(maxAgeSeconds) && maxAgeSeconds >= 0
-        ? maxAgeSeconds * 1000
-        : DEFAULT_MAX_AGE_SECONDS * 1000;
+    const property = readProperty(def.property);
+    const maxAge = readMaxAge(def.maxAge);
+    const maxAgeMs = (maxAge.ok ? maxAge.value : maxAge.fallback) * 1000;
     // Zones from messages only: a device is optional, so no "no device" status.
     const device = def.device
-      ? useDevice(RED, this, def.device, statusText('conference-audio-zone-lookup', 'status.noDevice'))
+      ? useDevice(RED, this, def.device, statusText(TYPE, 'status.noDevice'))
       : undefined;
     // Geometry is derived once per read, not once per point: lookups may come several times a second.
     const cache = new TtlCache<ZoneWithGeometry[]>(async () => {

@@ -9,10 +9,15 @@ import { SingleFlight } from '../lib/single-flight';
 import { Poller } from '../plain/poller';
 import { clockTime, statusText } from '../plain/status';
 import { arrayParts, ZoneChangeTracker, zonesWithGeometry, zoneTopic } from '../plain/zone-messages';
-
-const TYPE = 'conference-audio-zones';
-type OutputMode = 'all' | 'each' | 'changes' | 'map';
-const OUTPUT_MODES: readonly OutputMode[] = ['all', 'each', 'changes', 'map'];
+import {
+  MIN_INTERVAL_SECONDS,
+  MIN_INTERVAL_SETTING,
+  mapWords,
+  minimumInterval,
+  readOutputMode,
+  TYPE,
+  ZONES_DEFAULTS,
+} from './definition';
 
 interface ZonesDef extends NodeDef {
   device?: string;
@@ -24,33 +29,27 @@ interface ZonesDef extends NodeDef {
 
 /** What this node reads from settings.js; exported to the editor, whose dialog checks the interval too. */
 interface ZonesSettings {
-  conferenceAudioZonesMinInterval: number;
+  [MIN_INTERVAL_SETTING]: number;
 }
-
-/** Poll no faster than this unless settings.js says otherwise: the device allows about 600 requests a minute. */
-const MIN_INTERVAL_SECONDS = 5;
 
 type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 
 export = (RED: NodeAPI) => {
-  const t = (key: string, params?: Record<string, string | number>) =>
-    RED._(`conference-audio-zones.${key}`, params);
+  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
   const localise = errorLocaliser(RED);
   const nodeError = (error: unknown) => toNodeError(error, localise);
 
   /** settings.js may lower (or raise) the floor; the editor reads the same setting (exported below). */
-  function minimumInterval(): number {
-    const configured = Number(
-      (RED.settings as unknown as Record<string, unknown>).conferenceAudioZonesMinInterval,
-    );
-    return Number.isFinite(configured) && configured > 0 ? configured : MIN_INTERVAL_SECONDS;
-  }
+  const minimumSeconds = () =>
+    minimumInterval((RED.settings as unknown as Record<string, unknown>)[MIN_INTERVAL_SETTING]);
+  /** The room map in the runtime's language. */
+  const words = () => mapWords((key) => t(key));
 
   function ZonesNode(this: DeviceUser, def: ZonesDef) {
     RED.nodes.createNode(this, def);
     const node: DeviceUser = this;
-    const mode: OutputMode = OUTPUT_MODES.find((known) => known === def.output) ?? 'all';
-    const baseTopic = typeof def.topic === 'string' ? def.topic : 'zones';
+    const mode = readOutputMode(def.output);
+    const baseTopic = typeof def.topic === 'string' ? def.topic : ZONES_DEFAULTS.topic;
     const tracker = new ZoneChangeTracker();
     let closed = false;
     let lastRead: { count: number; at: Date } | undefined;
@@ -111,7 +110,7 @@ export = (RED: NodeAPI) => {
         msg.payload = changes;
       } else if (mode === 'map') {
         // The room map as the editor's "Show zones" draws it, e.g. for an HTTP response or a dashboard.
-        msg.payload = renderZoneMap(read.zones);
+        msg.payload = renderZoneMap(read.zones, { words: words() });
         msg.zones = zonesWithGeometry(read.zones);
       } else {
         msg.payload = zonesWithGeometry(read.zones);
@@ -191,14 +190,14 @@ export = (RED: NodeAPI) => {
       );
     });
 
-    const intervalSeconds = Number(def.interval ?? 0);
+    const intervalSeconds = Number(def.interval ?? ZONES_DEFAULTS.interval);
     let poller: Poller | undefined;
     let startRead: NodeJS.Immediate | undefined;
     if (intervalSeconds > MAX_TIMER_SECONDS) {
       // Node's timers overflow past 24.8 days and would then read every millisecond.
       node.error(t('errors.intervalTooLong', { interval: intervalSeconds, max: MAX_TIMER_SECONDS }));
     } else if (device && Number.isFinite(intervalSeconds) && intervalSeconds > 0) {
-      const seconds = Math.max(intervalSeconds, minimumInterval());
+      const seconds = Math.max(intervalSeconds, minimumSeconds());
       if (seconds !== intervalSeconds)
         node.warn(t('errors.intervalRaised', { interval: intervalSeconds, seconds }));
       poller = new Poller({ intervalMs: seconds * 1000, task: backgroundRead });
@@ -245,7 +244,7 @@ export = (RED: NodeAPI) => {
   }
 
   const settings: NodeSettings<ZonesSettings> = {
-    conferenceAudioZonesMinInterval: { value: MIN_INTERVAL_SECONDS, exportable: true },
+    [MIN_INTERVAL_SETTING]: { value: MIN_INTERVAL_SECONDS, exportable: true },
   };
   RED.nodes.registerType('conference-audio-zones', ZonesNode, { settings });
 };

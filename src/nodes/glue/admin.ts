@@ -9,12 +9,11 @@ import {
 import { checkDeviceProperty, DEVICE_PROPERTIES, envReferenceName } from '../../api/settings-rules';
 import type { DeviceClientOptions } from '../../api/types';
 import { DeviceError, isDeviceError } from '../../errors';
-import { renderZoneMap } from '../../zones';
+import { renderZoneMap, ZONE_MAP_WORDS, type ZoneMapWords } from '../../zones';
 import type { ZoneReadResult } from '../../zones/types';
+import { UNCHANGED_PASSWORD } from '../conference-audio-device/definition';
 import { findDevice } from './device';
 
-/** What the editor sends for a password field the user did not change. */
-export const UNCHANGED_PASSWORD = '__PWRD__';
 export const ADMIN_PERMISSION = 'conference-audio-device.write';
 
 /** Where a deployed config node points, to decide whether its stored password may be used. */
@@ -190,6 +189,20 @@ async function readCertificate(RED: NodeAPI, raw: unknown) {
   }
 }
 
+/** Longer than any translation of the map's words; a longer text is not drawn. */
+const MAX_MAP_WORD_LENGTH = 100;
+
+/** The map's words in the editor's language, as the dialog sends them: known words, short texts only. */
+function mapWordsOf(value: unknown): Partial<ZoneMapWords> {
+  const given = bodyOf(value);
+  const words: Partial<ZoneMapWords> = {};
+  for (const key of Object.keys(ZONE_MAP_WORDS) as Array<keyof ZoneMapWords>) {
+    const word = given[key];
+    if (typeof word === 'string' && word.length <= MAX_MAP_WORD_LENGTH) words[key] = word;
+  }
+  return words;
+}
+
 async function zoneMap(RED: NodeAPI, raw: unknown) {
   try {
     const body = bodyOf(raw);
@@ -208,7 +221,7 @@ async function zoneMap(RED: NodeAPI, raw: unknown) {
     }
     return {
       ok: true as const,
-      svg: renderZoneMap(read.zones),
+      svg: renderZoneMap(read.zones, { words: mapWordsOf(body.words) }),
       count: read.zones.length,
       source: read.source,
       warnings: read.warnings.map((warning) => ({ code: warning.code, message: warning.message })),
