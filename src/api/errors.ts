@@ -1,4 +1,5 @@
 import { DeviceError, type DeviceErrorDetails } from '../errors';
+import { timeoutText } from './settings-rules';
 
 const MAX_DEVICE_MESSAGE_LENGTH = 200;
 
@@ -272,9 +273,13 @@ export function errorFromTransport(
   const cause = safeCause(error, secrets);
   const reason = redact(error instanceof Error ? error.message : String(error), secrets);
   if (code !== undefined && TIMEOUT_CODES.has(code)) {
-    return new DeviceError('TIMEOUT', `The device at ${baseUrl} did not answer within ${timeoutMs} ms`, {
-      cause,
-    });
+    return new DeviceError(
+      'TIMEOUT',
+      `The device at ${baseUrl} did not answer within ${timeoutText(timeoutMs)}`,
+      {
+        cause,
+      },
+    );
   }
   if (isTlsErrorCode(code)) {
     return new DeviceError(

@@ -29,6 +29,11 @@ export const MAX_TIMER_MS = 2_147_483_647;
 /** MAX_TIMER_MS in whole seconds, for properties given in seconds. */
 export const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 
+/** A timeout in the unit of the Timeout setting, seconds (`10 s`, `0.5 s`), as messages report it. */
+export function timeoutText(timeoutMs: number): string {
+  return `${Number((timeoutMs / 1000).toFixed(3))} s`;
+}
+
 /** Far above any sane request; keeps the timer below setTimeout's 2^31-1 ms ceiling. */
 export const MAX_TIMEOUT_SECONDS = 3600;
 /** The client id and version become header values: bounded so a pasted text cannot bloat every request. */

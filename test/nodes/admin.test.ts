@@ -52,6 +52,22 @@ describe('editor endpoints of the device config node', () => {
     should(res.text).not.containEql(PASSWORD);
   });
 
+  it('test connection reports a timeout in seconds, the unit of the Timeout field', async () => {
+    await loadDevice();
+    sim.setFault({ kind: 'latency', ms: 60_000 });
+    try {
+      const res = await helper
+        .request()
+        .post(TEST)
+        .send(dialog(sim, { password: PASSWORD, timeout: '0.5' }));
+      const error = res.body.error as { code: string; message: string };
+      should(error.code).equal('TIMEOUT');
+      should(error.message).match(/within 0\.5 s\b/);
+    } finally {
+      sim.setFault(null);
+    }
+  });
+
   it('test connection answers AUTH_FAILED for a wrong password, echoing neither password nor token', async () => {
     await loadDevice();
     const wrong = 'Wr0ng-Password-123';
