@@ -54,9 +54,16 @@ export function localisedMessage(error: AnsweredError): string {
  */
 export type Validator = (this: unknown, value: unknown, _options?: unknown) => true | string;
 
-/** `check` (undefined: valid; else the reason) as a validator of Node-RED's form. */
-export function validator(check: (value: unknown) => string | undefined): (value: string) => boolean {
-  const validate: Validator = (value, _options) => check(value) ?? true;
+/**
+ * `check` (undefined: valid; else the reason) as a validator of Node-RED's form; `this` is the node (or
+ * the dialog's node while editing), as Node-RED calls it.
+ */
+export function validator(
+  check: (this: unknown, value: unknown) => string | undefined,
+): (value: string) => boolean {
+  const validate: Validator = function (this: unknown, value, _options) {
+    return check.call(this, value) ?? true;
+  };
   return validate as unknown as (value: string) => boolean;
 }
 

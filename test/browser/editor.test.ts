@@ -49,6 +49,13 @@ function catalogue(language: string, type: string): Record<string, unknown> {
   return JSON.parse(fs.readFileSync(file, 'utf8'))[type];
 }
 
+/** The package's own texts in a language (src/nodes/locales/<language>.json): the palette category's label. */
+function packageTexts(language: string): { palette: { label: { conference_audio: string } } } {
+  return JSON.parse(
+    fs.readFileSync(path.join(projectRoot, 'src', 'nodes', 'locales', `${language}.json`), 'utf8'),
+  );
+}
+
 /** One string of a catalogue, by dotted key (`label.device`). */
 function message(language: string, type: string, key: string): string {
   let value: unknown = catalogue(language, type);
@@ -338,6 +345,37 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     await screenshot('03-config-test-connection');
   });
 
+  it('shows that Test connection is working while it waits for the device', async () => {
+    const p = page();
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    // The device's answer held back until the busy button has been seen.
+    await p.route('**/conference-audio/test-connection', async (route) => {
+      await answered;
+      await route.continue();
+    });
+    try {
+      const button = p.locator('#conference-audio-test-connection');
+      await button.click();
+      await p.locator('#conference-audio-test-connection[aria-busy="true"]').waitFor();
+      should(await button.isDisabled()).be.true();
+      should(await button.locator('i').getAttribute('class')).match(/\bfa-spin\b/);
+      should(await textOf(p.locator('#conference-audio-test-result'))).equal(
+        message('en-US', deviceType, 'result.testing'),
+      );
+      answer();
+      await p.locator('#conference-audio-test-result.conference-audio-ok').waitFor();
+      should(await button.isEnabled()).be.true();
+      should(await button.getAttribute('aria-busy')).be.null();
+      should(await button.locator('i').getAttribute('class')).match(/\bfa-plug\b/);
+    } finally {
+      answer();
+      await p.unroute('**/conference-audio/test-connection');
+    }
+  });
+
   it("turns the Advanced section's caret down when it opens and back when it closes", async () => {
     const p = page();
     const toggle = p.locator('#conference-audio-advanced-toggle');
@@ -549,6 +587,9 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     );
     should(await statusOf(zonesNode)).match(/^3 Zonen · \d\d:\d\d:\d\d$/);
     should(await readStatusTexts(p)).eql(['1 Zone · 14:02:07', '3 Zonen · 14:02:07']);
+    should(
+      await textOf(p.locator('#red-ui-palette-container-conference_audio .red-ui-palette-header')),
+    ).equal(packageTexts('de').palette.label.conference_audio);
     await screenshot('10-german');
   });
 
@@ -603,6 +644,19 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     // Leave both dialogs without a change, as a user who only tried would.
     await p.locator('#node-config-dialog-cancel').click();
     await p.locator('#node-config-input-password').waitFor({ state: 'detached' });
+    await p.locator('#node-dialog-cancel').click();
+    await p.locator('#node-input-device').waitFor({ state: 'detached' });
+  });
+
+  it("draws the room map's words in German with Show zones", async () => {
+    const p = page();
+    await placedZonesNode().dblclick();
+    await p.locator('#conference-audio-show-zones').click();
+    const east = message('de', zonesType, 'map.east');
+    await p.locator('#conference-audio-zone-map svg text', { hasText: east }).waitFor();
+    should(await textOf(p.locator('#conference-audio-zone-map svg'))).containEql(
+      message('de', zonesType, 'map.north'),
+    );
     await p.locator('#node-dialog-cancel').click();
     await p.locator('#node-input-device').waitFor({ state: 'detached' });
   });
@@ -709,6 +763,46 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
       .be.a.String()
       .and.match(/%eth0/)
       .and.not.match(/errors\./);
+  });
+
+  it('shows an active zone node saved with its release in seconds in milliseconds, the same timing', async () => {
+    const imported = await page().evaluate(() => {
+      const red = (
+        window as unknown as { RED: Record<string, Record<string, (...args: unknown[]) => unknown>> }
+      ).RED;
+      red.view.importNodes(
+        [
+          {
+            id: 'older-active-zone',
+            type: 'conference-audio-active-zone',
+            z: red.workspaces.active(),
+            hold: 1000,
+            release: 5,
+          },
+          {
+            id: 'newer-active-zone',
+            type: 'conference-audio-active-zone',
+            z: red.workspaces.active(),
+            hold: 1000,
+            release: 1500,
+            releaseUnit: 'ms',
+          },
+        ],
+        { generateIds: false },
+      );
+      const older = red.nodes.node('older-active-zone') as Record<string, unknown>;
+      const newer = red.nodes.node('newer-active-zone') as Record<string, unknown>;
+      const shown = [older, newer].map((node) => ({ release: node.release, releaseUnit: node.releaseUnit }));
+      // Out of the flow again: the tests after this one work with the flow as it was.
+      red.nodes.remove('older-active-zone');
+      red.nodes.remove('newer-active-zone');
+      red.view.redraw(true);
+      return shown;
+    });
+    should(imported).eql([
+      { release: 5000, releaseUnit: 'ms' },
+      { release: 1500, releaseUnit: 'ms' },
+    ]);
   });
 
   it('runs the whole session without a script error, console error or failed request in the editor', () => {
