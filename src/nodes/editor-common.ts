@@ -4,29 +4,21 @@
  * Bundled into each node type's HTML by scripts/build.js; browser code, no Node.js API.
  */
 import type { EditorNodeInstance, EditorNodeProperties } from 'node-red';
-import { PACKAGE_NAME } from './plain/status';
+import { summarisedMessage, type Translate } from './plain/error-text';
+import { catalogueKey } from './plain/status';
 
 /** The palette category of every node type but the config node (its label is in src/nodes/locales). */
 export const PALETTE_CATEGORY = 'conference audio';
 /** The colour of every palette node of the package. */
 export const PALETTE_COLOUR = '#8CC8E8';
-/** Every error code's summary is in the device config node's catalogue. */
-const ERROR_CATALOGUE_TYPE = 'conference-audio-device';
-
-export type Translate = (key: string, params?: Record<string, string | number>) => string;
+export { isTranslated, type Translate } from './plain/error-text';
 
 /**
  * A node type's catalogue. Node-RED loads it under the package's node-set namespace
  * (`<package>/<type>:`), not the editor's own, so every key carries that namespace.
  */
 export function catalogue(type: string): Translate {
-  const prefix = `${PACKAGE_NAME}/${type}:${type}.`;
-  return (key, params) => RED._(`${prefix}${key}`, params);
-}
-
-/** Whether a catalogue lookup found a text: a missing key comes back as the key itself. */
-export function isTranslated(text: string, key: string): boolean {
-  return text.slice(-key.length) !== key;
+  return (key, params) => RED._(catalogueKey(type, key), params);
 }
 
 /** An error as the admin endpoints answer it. */
@@ -35,16 +27,9 @@ export interface AnsweredError {
   message: string;
 }
 
-/**
- * The runtime answers in English: lead with the code's summary in the editor's language, as the runtime
- * does for node errors (the en-US template is the detail alone).
- */
+/** The runtime answers in English: the code's summary in the editor's language leads, as at runtime. */
 export function localisedMessage(error: AnsweredError): string {
-  const t = catalogue(ERROR_CATALOGUE_TYPE);
-  const codeKey = `codes.${error.code}`;
-  const summary = t(codeKey);
-  if (!isTranslated(summary, codeKey)) return error.message;
-  return t('errors.device', { summary, detail: error.message });
+  return summarisedMessage((key, params) => RED._(key, params), error);
 }
 
 /**

@@ -1,25 +1,13 @@
 import type { NodeAPI } from 'node-red';
 import { DeviceError, isDeviceError } from '../../errors';
-
-/** The device config node's catalogue holds the summary of every error code, for all four node types. */
-const DEVICE_CATALOGUE =
-  '@conference-audio/node-red-local-api/conference-audio-device:conference-audio-device.';
+import { summarisedMessage } from '../plain/error-text';
 
 /** Turns a DeviceError into the message users read, in their language. */
 export type ErrorLocaliser = (error: DeviceError) => string;
 
-/**
- * The catalogue's summary of the error's code in the user's language, then the client's own detail
- * (technical, English), as Node-RED's core nodes do with system errors. The en-US template is the detail
- * alone, so English messages read as the client wrote them.
- */
+/** The error's message in the runtime's language (plain/error-text.ts). */
 export function errorLocaliser(RED: NodeAPI): ErrorLocaliser {
-  return (error) => {
-    const summary = RED._(`${DEVICE_CATALOGUE}codes.${error.code}`);
-    // A catalogue that is not loaded answers with the key itself: keep the detail alone then.
-    if (summary.endsWith(`codes.${error.code}`)) return error.message;
-    return RED._(`${DEVICE_CATALOGUE}errors.device`, { summary, detail: error.message });
-  };
+  return (error) => summarisedMessage((key, params) => RED._(key, params), error);
 }
 
 /**

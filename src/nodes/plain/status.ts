@@ -23,14 +23,23 @@ export interface StatusMessage {
 }
 
 /**
+ * A key of `type`'s catalogue with its node-set namespace, `<package>/<type>:<type>.<key>`: Node-RED loads
+ * each node type's catalogue under its node set's namespace, and this form finds it from any node type,
+ * in the runtime and in the editor.
+ */
+export function catalogueKey(type: string, key: string): string {
+  return `${PACKAGE_NAME}/${type}:${type}.${key}`;
+}
+
+/**
  * A status text the editor translates into its own language, not the runtime's: a key with its
  * namespace, `<package>/<type>:<type>.<key>`, which the editor looks up as it does for core nodes
  * (`node-red:common.status.connected`). The editor passes no parameters with a status, so a status
  * with parameters (a count, a time) carries them as JSON after a space, and the device node's editor
- * script (nodes/conference-audio-device.html) translates it with them, plural forms included.
+ * script (src/nodes/conference-audio-device/editor.ts) translates it with them, plural forms included.
  */
 export function statusText(type: string, key: string, params?: Record<string, string | number>): string {
-  const qualified = `${PACKAGE_NAME}/${type}:${type}.${key}`;
+  const qualified = catalogueKey(type, key);
   return params === undefined ? qualified : `${qualified} ${JSON.stringify(params)}`;
 }
 

@@ -61,8 +61,4 @@ export class ZoneChangeTracker {
       zones: zonesWithGeometry(next),
     };
   }
-
-  reset(): void {
-    this.previous = undefined;
-  }
 }
