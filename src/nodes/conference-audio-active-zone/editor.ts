@@ -31,7 +31,11 @@ RED.events.on('nodes:add', (node: Partial<ActiveZoneProperties> & { type?: strin
 });
 
 RED.nodes.registerType<ActiveZoneProperties>('conference-audio-active-zone', {
-  ...paletteEntry<ActiveZoneProperties>(t, { inputs: 1, outputs: 1, icon: `${TYPE}.svg` }),
+  ...paletteEntry<ActiveZoneProperties>(t, {
+    inputs: 1,
+    outputs: 1,
+    icon: 'conference-audio-active-zone.svg',
+  }),
   defaults: {
     name: { value: '' },
     device: { value: '', type: 'conference-audio-device', required: true },

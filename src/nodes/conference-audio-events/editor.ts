@@ -20,7 +20,7 @@ const t = catalogue(TYPE);
 const checkbox = (event: LiveEventChoice) => $(`#conference-audio-event-${event}`);
 
 RED.nodes.registerType<EventsProperties>('conference-audio-events', {
-  ...paletteEntry<EventsProperties>(t, { inputs: 0, outputs: 1, icon: `${TYPE}.svg` }),
+  ...paletteEntry<EventsProperties>(t, { inputs: 0, outputs: 1, icon: 'conference-audio-events.svg' }),
   defaults: {
     name: { value: '' },
     device: { value: '', type: 'conference-audio-device', required: true },

@@ -10,7 +10,7 @@ interface RequestProperties extends NamedProperties {
 const t = catalogue(TYPE);
 
 RED.nodes.registerType<RequestProperties>('conference-audio-request', {
-  ...paletteEntry<RequestProperties>(t, { inputs: 1, outputs: 1, icon: `${TYPE}.svg` }),
+  ...paletteEntry<RequestProperties>(t, { inputs: 1, outputs: 1, icon: 'conference-audio-request.svg' }),
   defaults: {
     name: { value: '' },
     device: { value: '', type: 'conference-audio-device', required: true },

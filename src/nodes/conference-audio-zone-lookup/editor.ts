@@ -19,7 +19,7 @@ RED.nodes.registerType<LookupProperties>('conference-audio-zone-lookup', {
   ...paletteEntry<LookupProperties>(t, {
     inputs: 1,
     outputs: 2,
-    icon: `${TYPE}.svg`,
+    icon: 'conference-audio-zone-lookup.svg',
     outputLabels: (index) => (index === 0 ? t('label.outputInside') : t('label.outputOutside')),
   }),
   defaults: {

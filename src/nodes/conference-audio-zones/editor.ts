@@ -94,7 +94,7 @@ function showZones(event: JQuery.TriggeredEvent) {
 }
 
 RED.nodes.registerType<ZonesProperties>('conference-audio-zones', {
-  ...paletteEntry<ZonesProperties>(t, { inputs: 1, outputs: 1, icon: `${TYPE}.svg` }),
+  ...paletteEntry<ZonesProperties>(t, { inputs: 1, outputs: 1, icon: 'conference-audio-zones.svg' }),
   defaults: {
     name: { value: '' },
     device: { value: '', type: 'conference-audio-device', required: true },
