@@ -2,7 +2,6 @@
  * The zone lookup node's properties: defaults and what is valid. Imported by the runtime and by the
  * editor (no Node-RED, no DOM).
  */
-import { MAX_TIMER_SECONDS } from '../../api/settings-rules';
 import { readNonNegative, type Setting } from '../plain/node-settings';
 
 export const TYPE = 'conference-audio-zone-lookup';
@@ -19,6 +18,7 @@ export function readProperty(value: unknown): string {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : LOOKUP_DEFAULTS.property;
 }
 
+/** How long read zones are used, in seconds: 0 or more (no timer runs on it, so no upper bound). */
 export function readMaxAge(value: unknown): Setting<number> {
-  return readNonNegative(value, LOOKUP_DEFAULTS.maxAgeSeconds, 'Cache zones', MAX_TIMER_SECONDS);
+  return readNonNegative(value, LOOKUP_DEFAULTS.maxAgeSeconds, 'Cache zones');
 }
