@@ -805,6 +805,70 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     ]);
   });
 
+  it('fills the dialog of every palette node type with the choices of its definition', async () => {
+    const p = page();
+    /** Opens a new node of `type` in its edit dialog; the node leaves the flow when the dialog closes. */
+    const openDialog = async (type: string, properties: Record<string, unknown> = {}) => {
+      await p.evaluate(
+        ({ type, properties }) => {
+          const red = (
+            window as unknown as { RED: Record<string, Record<string, (...args: unknown[]) => unknown>> }
+          ).RED;
+          red.view.importNodes([{ id: 'dialog-probe', type, z: red.workspaces.active(), ...properties }], {
+            generateIds: false,
+          });
+          red.editor.edit(red.nodes.node('dialog-probe'));
+        },
+        { type, properties },
+      );
+      await p.locator('#node-dialog-cancel').waitFor();
+    };
+    const closeDialog = async () => {
+      await p.locator('#node-dialog-cancel').click();
+      await p.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
+      await p.evaluate(() => {
+        const red = (
+          window as unknown as { RED: Record<string, Record<string, (...args: unknown[]) => unknown>> }
+        ).RED;
+        red.nodes.remove('dialog-probe');
+        red.view.redraw(true);
+      });
+    };
+    const optionValues = (selector: string) =>
+      p
+        .locator(selector)
+        .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+
+    await openDialog('conference-audio-request', { method: 'PATCH', path: '/api/v1/audio' });
+    should(await optionValues('#node-input-method option')).eql(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']);
+    should(await p.locator('#node-input-method').inputValue()).equal('PATCH');
+    await p.locator('#node-input-path').fill('/api/v1/%2e%2e/auth');
+    await p.locator('#node-input-path').dispatchEvent('change');
+    should(await p.locator('#node-input-path').getAttribute('class')).match(/\binput-error\b/);
+    await closeDialog();
+
+    await openDialog('conference-audio-events', { events: ['deviceMetrics'], rate: 5 });
+    for (const [event, checked] of [
+      ['soundLocation', false],
+      ['deviceMetrics', true],
+      ['changes', false],
+    ] as const) {
+      should(await p.locator(`#conference-audio-event-${event}`).isChecked()).equal(checked, event);
+    }
+    should(await p.locator('#conference-audio-rate-row').isVisible()).be.false();
+    await closeDialog();
+
+    await openDialog('conference-audio-active-zone', { hold: 1000, release: 2 });
+    should(await optionValues('#conference-audio-zone-types option')).eql(['Switching', 'any']);
+    should(await p.locator('#node-input-release').inputValue()).equal('2000');
+    await closeDialog();
+
+    await openDialog('conference-audio-zones', { output: 'changes' });
+    should(await optionValues('#node-input-output option')).eql(['all', 'each', 'changes', 'map']);
+    should(await p.locator('#node-input-output').inputValue()).equal('changes');
+    await closeDialog();
+  });
+
   it('runs the whole session without a script error, console error or failed request in the editor', () => {
     // Every problem, not only those from this package: the session uses the editor's core parts too, and
     // a clean run is stable, so anything at all that the editor reports is worth a look.
