@@ -8,6 +8,7 @@
  * has its release in seconds, and loads with the same timing it had.
  */
 import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from '../../api/settings-rules';
+import { ANY_ZONE_TYPE } from '../../zones/active-zone';
 import { readNonNegative, type Setting } from '../plain/node-settings';
 
 export const TYPE = 'conference-audio-active-zone';
@@ -21,8 +22,8 @@ export const ACTIVE_ZONE_DEFAULTS = {
   releaseUnit: 'ms',
 } as const;
 
-/** The zone types offered in the dialog; any other text is allowed (the device names its types). */
-export const ZONE_TYPE_SUGGESTIONS = [ACTIVE_ZONE_DEFAULTS.zoneType, 'any'] as const;
+/** The zone types offered in the dialog (`any`: every zone); any other text is allowed (the device names its types). */
+export const ZONE_TYPE_SUGGESTIONS = [ACTIVE_ZONE_DEFAULTS.zoneType, ANY_ZONE_TYPE] as const;
 
 export type ReleaseUnit = 'ms' | 's';
 

@@ -1,3 +1,4 @@
+import { ANY_ZONE_TYPE } from '../../zones/active-zone';
 import { catalogue, type NamedProperties, paletteEntry, validator } from '../editor-common';
 import {
   ACTIVE_ZONE_DEFAULTS,
@@ -55,7 +56,7 @@ RED.nodes.registerType<ActiveZoneProperties>('conference-audio-active-zone', {
     const suggestions = $('#conference-audio-zone-types').empty();
     for (const zoneType of ZONE_TYPE_SUGGESTIONS) {
       const option = $('<option>').attr('value', zoneType);
-      if (zoneType === 'any') option.attr('label', t('label.anyType'));
+      if (zoneType === ANY_ZONE_TYPE) option.attr('label', t('label.anyType'));
       suggestions.append(option);
     }
   },
