@@ -104,7 +104,7 @@ async function listedTypes(nodeRed: NodeRedProcess): Promise<Set<string>> {
  * `npm install` does, or `npm run build`). `settings` is merged into settings.js.
  */
 export async function startBenchNodeRed(settings: Record<string, unknown> = {}): Promise<BenchNodeRed> {
-  if (!existsSync(path.join(projectRoot, 'dist', 'nodes', 'conference-audio-zones.js'))) {
+  if (!existsSync(path.join(projectRoot, 'dist', 'nodes', 'conference-audio-zones', 'runtime.js'))) {
     throw new Error('dist/ is missing: run `npm run build` before the benchmarks');
   }
   const userDir = mkdtempSync(path.join(os.tmpdir(), 'ca-bench-node-red-'));

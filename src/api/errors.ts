@@ -1,6 +1,7 @@
 import { DeviceError, type DeviceErrorDetails } from '../errors';
 import { deviceSaid, isRateLimited, isRecord, isUnsupportedDevice } from './device-message';
 import { redact } from './redact';
+import { timeoutText } from './settings-rules';
 
 /** Every call on a closed client, and every wait it cuts short, ends with this. */
 export function clientClosedError(): DeviceError {
@@ -119,9 +120,13 @@ export function errorFromTransport(
   const cause = safeCause(error, secrets);
   const reason = redact(error instanceof Error ? error.message : String(error), secrets);
   if (code !== undefined && TIMEOUT_CODES.has(code)) {
-    return new DeviceError('TIMEOUT', `The device at ${baseUrl} did not answer within ${timeoutMs} ms`, {
-      cause,
-    });
+    return new DeviceError(
+      'TIMEOUT',
+      `The device at ${baseUrl} did not answer within ${timeoutText(timeoutMs)}`,
+      {
+        cause,
+      },
+    );
   }
   if (isTlsErrorCode(code)) {
     return new DeviceError(

@@ -5,6 +5,11 @@
  * of Node.js APIs (it runs in the browser as it is).
  */
 
+/** The device's accounts, in the order the dialog lists them. */
+export const ACCOUNTS = ['general', 'admin'] as const;
+/** How the device's certificate is trusted: pinned (learned on first use), by a CA, or not checked. */
+export const TLS_MODES = ['pin', 'ca', 'insecure'] as const;
+
 export const DEVICE_DEFAULTS = {
   port: 443,
   account: 'general',
@@ -23,6 +28,11 @@ export const DEVICE_DEFAULTS = {
 export const MAX_TIMER_MS = 2_147_483_647;
 /** MAX_TIMER_MS in whole seconds, for properties given in seconds. */
 export const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
+
+/** A timeout in the unit of the Timeout setting, seconds (`10 s`, `0.5 s`), as messages report it. */
+export function timeoutText(timeoutMs: number): string {
+  return `${Number((timeoutMs / 1000).toFixed(3))} s`;
+}
 
 /** Far above any sane request; keeps the timer below setTimeout's 2^31-1 ms ceiling. */
 export const MAX_TIMEOUT_SECONDS = 3600;
@@ -225,9 +235,10 @@ export function checkTimeoutSeconds(value: unknown): Checked<number> {
   return { ok: true, value: seconds };
 }
 
-export function checkAccount(value: unknown): Checked<'general' | 'admin'> {
+export function checkAccount(value: unknown): Checked<(typeof ACCOUNTS)[number]> {
   if (isBlank(value)) return { ok: true, value: DEVICE_DEFAULTS.account };
-  if (value === 'general' || value === 'admin') return { ok: true, value };
+  const account = ACCOUNTS.find((known) => known === value);
+  if (account !== undefined) return { ok: true, value: account };
   return refuse(
     'account',
     'account',
@@ -265,9 +276,10 @@ export function checkVendor(value: unknown): Checked<string> {
   return { ok: true, value };
 }
 
-export function checkTlsMode(value: unknown): Checked<'pin' | 'ca' | 'insecure'> {
+export function checkTlsMode(value: unknown): Checked<(typeof TLS_MODES)[number]> {
   if (isBlank(value)) return { ok: true, value: DEVICE_DEFAULTS.tls };
-  if (value === 'pin' || value === 'ca' || value === 'insecure') return { ok: true, value };
+  const mode = TLS_MODES.find((known) => known === value);
+  if (mode !== undefined) return { ok: true, value: mode };
   return refuse('tls', 'tls', `TLS mode must be 'pin', 'ca' or 'insecure'; got ${quoted(value)}`);
 }
 

@@ -3,7 +3,7 @@ import { type PeerCertificate, type TLSSocket, connect as tlsConnect } from 'nod
 import { buildConnector } from 'undici';
 import { DeviceError } from '../errors';
 import { errorFromTransport } from './errors';
-import { checkFingerprint } from './settings-rules';
+import { checkFingerprint, timeoutText } from './settings-rules';
 import { buildBaseUrl, formatHost, validatePort } from './url';
 
 /**
@@ -70,7 +70,7 @@ export function readCertificateFingerprint(
       finish(
         new DeviceError(
           'TIMEOUT',
-          `The device at ${baseUrl} did not complete a TLS handshake within ${timeoutMs} ms`,
+          `The device at ${baseUrl} did not complete a TLS handshake within ${timeoutText(timeoutMs)}`,
         ),
       );
     }, timeoutMs);

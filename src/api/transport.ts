@@ -4,6 +4,7 @@ import { DeviceError } from '../errors';
 import { type Answer, decodeBody, discard, flattenHeaders, MAX_RESPONSE_BYTES } from './bodies';
 import { clientClosedError, errorFromTransport, safeCause } from './errors';
 import { redact } from './redact';
+import { timeoutText } from './settings-rules';
 import { createPinningConnector } from './tls';
 import type { HttpMethod, TlsOptions } from './types';
 
@@ -247,7 +248,7 @@ export class DeviceTransport {
     if (timedOut) {
       return new DeviceError(
         'TIMEOUT',
-        `The device at ${this.baseUrl} did not answer within ${this.#timeoutMs} ms`,
+        `The device at ${this.baseUrl} did not answer within ${timeoutText(this.#timeoutMs)}`,
       );
     }
     if (callerSignal?.aborted) return new DeviceError('CLOSED', 'The request was aborted by its caller');

@@ -20,7 +20,7 @@ export {
   zoneGeometry,
   zonesContaining,
 } from './geometry';
-export { escapeXml, renderZoneMap, type ZoneMapOptions } from './map';
+export { escapeXml, renderZoneMap, ZONE_MAP_WORDS, type ZoneMapOptions, type ZoneMapWords } from './map';
 export { parseLayoutResponse, parseZoneList, parseZonesResponse } from './parse';
 export {
   isSilent,

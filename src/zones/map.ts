@@ -12,7 +12,26 @@ export interface ZoneMapOptions {
   highlightIds?: string[];
   /** A position to mark, e.g. the last sound location, in mm. */
   point?: Point;
+  /** The drawing's own words in the reader's language; English (ZONE_MAP_WORDS) where not given. */
+  words?: Partial<ZoneMapWords>;
 }
+
+/** The words the drawing writes besides the device's names. */
+export interface ZoneMapWords {
+  east: string;
+  north: string;
+  noZones: string;
+  origin: string;
+  grid: string;
+}
+
+export const ZONE_MAP_WORDS: ZoneMapWords = {
+  east: 'x east',
+  north: 'y north',
+  noZones: 'No zones configured',
+  origin: '0,0 (device)',
+  grid: 'grid',
+};
 
 const DEFAULT_WIDTH = 640;
 const DEFAULT_HEIGHT = 480;
@@ -121,6 +140,7 @@ export function renderZoneMap(zones: readonly Zone[], options: ZoneMapOptions = 
   const title = options.title ?? '';
   const highlighted = new Set(options.highlightIds ?? []);
   const point = isPoint(options.point) ? options.point : undefined;
+  const words: ZoneMapWords = { ...ZONE_MAP_WORDS, ...options.words };
 
   const drawable = zones
     .map((zone, index) => ({ zone, index, bounds: zoneBounds(zone) }))
@@ -185,8 +205,8 @@ export function renderZoneMap(zones: readonly Zone[], options: ZoneMapOptions = 
     `<polygon points="${num(xAxisEnd)},${num(originY)} ${num(xAxisEnd - 9)},${num(originY - 4)} ${num(xAxisEnd - 9)},${num(originY + 4)}" stroke="none"/>`,
     `<line x1="${num(originX)}" y1="${num(sy(extent.minY))}" x2="${num(originX)}" y2="${num(yAxisEnd)}"/>`,
     `<polygon points="${num(originX)},${num(yAxisEnd)} ${num(originX - 4)},${num(yAxisEnd + 9)} ${num(originX + 4)},${num(yAxisEnd + 9)}" stroke="none"/>`,
-    `<text x="${num(xAxisEnd)}" y="${num(originY + 16)}" ${FONT} font-size="12" text-anchor="end" stroke="none">x east</text>`,
-    `<text x="${num(originX + 8)}" y="${num(yAxisEnd + 4)}" ${FONT} font-size="12" stroke="none">y north</text>`,
+    `<text x="${num(xAxisEnd)}" y="${num(originY + 16)}" ${FONT} font-size="12" text-anchor="end" stroke="none">${escapeXml(words.east)}</text>`,
+    `<text x="${num(originX + 8)}" y="${num(yAxisEnd + 4)}" ${FONT} font-size="12" stroke="none">${escapeXml(words.north)}</text>`,
     '</g>',
   );
 
@@ -218,14 +238,14 @@ export function renderZoneMap(zones: readonly Zone[], options: ZoneMapOptions = 
     const roomLeft = originX - sx(extent.minX);
     const textX = roomRight >= roomLeft ? originX + 12 : originX - 12;
     out.push(
-      `<text x="${num(textX)}" y="${num(upper + (spanY * scale) / 3)}" ${FONT} font-size="14" text-anchor="${roomRight >= roomLeft ? 'start' : 'end'}" fill="#777777">No zones configured</text>`,
+      `<text x="${num(textX)}" y="${num(upper + (spanY * scale) / 3)}" ${FONT} font-size="14" text-anchor="${roomRight >= roomLeft ? 'start' : 'end'}" fill="#777777">${escapeXml(words.noZones)}</text>`,
     );
   }
 
   out.push(
     '<g class="origin">',
     `<circle cx="${num(originX)}" cy="${num(originY)}" r="4" fill="#222222"/>`,
-    `<text x="${num(originX + 6)}" y="${num(originY + 14)}" ${FONT} font-size="11" fill="#222222">0,0 (device)</text>`,
+    `<text x="${num(originX + 6)}" y="${num(originY + 14)}" ${FONT} font-size="11" fill="#222222">${escapeXml(words.origin)}</text>`,
     '</g>',
   );
 
@@ -246,7 +266,7 @@ export function renderZoneMap(zones: readonly Zone[], options: ZoneMapOptions = 
   out.push(
     '<g class="scale" stroke="#222222" stroke-width="1.5">',
     `<path d="M${MARGIN} ${num(barY - 5)}V${num(barY)}H${num(barEnd)}V${num(barY - 5)}" fill="none"/>`,
-    `<text x="${num(barEnd + 6)}" y="${num(barY)}" ${FONT} font-size="11" stroke="none" fill="#222222">${metres(step)} (grid)</text>`,
+    `<text x="${num(barEnd + 6)}" y="${num(barY)}" ${FONT} font-size="11" stroke="none" fill="#222222">${metres(step)} (${escapeXml(words.grid)})</text>`,
     '</g>',
     '</svg>',
   );

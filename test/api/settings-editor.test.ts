@@ -1,6 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import should from 'should';
@@ -9,39 +6,22 @@ import type * as Rules from '../../src/api/settings-rules';
 import { envReference, settingCases } from '../support/settings-table';
 
 const root = path.resolve(__dirname, '..', '..');
-const editorSettings: {
-  editorSettingsScript(compiled: string): string;
-  GLOBAL_NAME: string;
-} = require('../../scripts/editor-settings');
 
-/** What scripts/build.js puts into the device dialog's HTML, made the same way from the current source. */
+/** src/api/settings-rules.ts as scripts/build.js bundles it into the device dialog, run as a browser would. */
 function generatedEditorRules(): typeof Rules {
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ca-settings-rules-'));
-  try {
-    const typescriptManifest = require.resolve('typescript/package.json');
-    const tscBin = path.join(path.dirname(typescriptManifest), require(typescriptManifest).bin.tsc);
-    execFileSync(process.execPath, [
-      tscBin,
-      '--ignoreConfig',
-      '--outDir',
-      outDir,
-      '--module',
-      'commonjs',
-      '--target',
-      'es2022',
-      path.join(root, 'src', 'api', 'settings-rules.ts'),
-    ]);
-    const html = editorSettings.editorSettingsScript(
-      fs.readFileSync(path.join(outDir, 'settings-rules.js'), 'utf8'),
-    );
-    const script = html.replace(/^<script[^>]*>\n/, '').replace(/\n<\/script>$/, '');
-    // A bare browser-like global: no require, no process, no Buffer.
-    const window: Record<string, unknown> = {};
-    vm.runInNewContext(script, { window });
-    return window[editorSettings.GLOBAL_NAME] as typeof Rules;
-  } finally {
-    fs.rmSync(outDir, { recursive: true, force: true });
-  }
+  const esbuild: typeof import('esbuild') = require('esbuild');
+  const bundle = esbuild.buildSync({
+    entryPoints: [path.join(root, 'src', 'api', 'settings-rules.ts')],
+    bundle: true,
+    format: 'iife',
+    globalName: 'rules',
+    platform: 'browser',
+    write: false,
+  });
+  // A bare browser-like global: no require, no process, no Buffer.
+  const context: Record<string, unknown> = {};
+  vm.runInNewContext(`${bundle.outputFiles[0].text}\nthis.rules = rules;`, context);
+  return context.rules as typeof Rules;
 }
 
 /** Node-RED's substitution of a whole-value `${NAME}` when the flow starts (unknown names stay). */

@@ -12,7 +12,7 @@ import should from 'should';
 import { deviceSettingsProblems } from '../../src/api/settings';
 import { envReferenceName } from '../../src/api/settings-rules';
 import { type DeviceSimulator, sampleZones, startSimulator } from '../../src/simulator';
-import { nodeTypes, paletteTypes } from '../support/node-types';
+import { catalogueFile, helpFile, nodeTypes, paletteTypes } from '../support/node-types';
 import { settingCases } from '../support/settings-table';
 import {
   type Browser,
@@ -43,10 +43,17 @@ function sampleZoneLabels(): string[] {
   return sampleZones().map((zone) => String((zone as { label: unknown }).label));
 }
 
-/** A node type's entries in its editor catalogue (`nodes/locales/<language>/<type>.json`). */
+/** A node type's entries in its editor catalogue (`src/nodes/<type>/locales/<language>.json`). */
 function catalogue(language: string, type: string): Record<string, unknown> {
-  const file = path.join(projectRoot, 'nodes', 'locales', language, `${type}.json`);
+  const file = catalogueFile(type, language);
   return JSON.parse(fs.readFileSync(file, 'utf8'))[type];
+}
+
+/** The package's own texts in a language (src/nodes/locales/<language>.json): the palette category's label. */
+function packageTexts(language: string): { palette: { label: { conference_audio: string } } } {
+  return JSON.parse(
+    fs.readFileSync(path.join(projectRoot, 'src', 'nodes', 'locales', `${language}.json`), 'utf8'),
+  );
 }
 
 /** One string of a catalogue, by dotted key (`label.device`). */
@@ -57,9 +64,9 @@ function message(language: string, type: string, key: string): string {
   return value;
 }
 
-/** The section headings of a node type's help page, as written in `nodes/locales/<language>/<type>.html`. */
+/** The section headings of a node type's help page, as written in `src/nodes/<type>/help/<language>.html`. */
 function helpHeadings(language: string, type: string): string[] {
-  const html = fs.readFileSync(path.join(projectRoot, 'nodes', 'locales', language, `${type}.html`), 'utf8');
+  const html = fs.readFileSync(helpFile(type, language), 'utf8');
   return [...html.matchAll(/<h3>([^<]*)<\/h3>/g)].map((match) => match[1].trim());
 }
 
@@ -338,6 +345,37 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     await screenshot('03-config-test-connection');
   });
 
+  it('shows that Test connection is working while it waits for the device', async () => {
+    const p = page();
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    // The device's answer held back until the busy button has been seen.
+    await p.route('**/conference-audio/test-connection', async (route) => {
+      await answered;
+      await route.continue();
+    });
+    try {
+      const button = p.locator('#conference-audio-test-connection');
+      await button.click();
+      await p.locator('#conference-audio-test-connection[aria-busy="true"]').waitFor();
+      should(await button.isDisabled()).be.true();
+      should(await button.locator('i').getAttribute('class')).match(/\bfa-spin\b/);
+      should(await textOf(p.locator('#conference-audio-test-result'))).equal(
+        message('en-US', deviceType, 'result.testing'),
+      );
+      answer();
+      await p.locator('#conference-audio-test-result.conference-audio-ok').waitFor();
+      should(await button.isEnabled()).be.true();
+      should(await button.getAttribute('aria-busy')).be.null();
+      should(await button.locator('i').getAttribute('class')).match(/\bfa-plug\b/);
+    } finally {
+      answer();
+      await p.unroute('**/conference-audio/test-connection');
+    }
+  });
+
   it("turns the Advanced section's caret down when it opens and back when it closes", async () => {
     const p = page();
     const toggle = p.locator('#conference-audio-advanced-toggle');
@@ -549,6 +587,9 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     );
     should(await statusOf(zonesNode)).match(/^3 Zonen · \d\d:\d\d:\d\d$/);
     should(await readStatusTexts(p)).eql(['1 Zone · 14:02:07', '3 Zonen · 14:02:07']);
+    should(
+      await textOf(p.locator('#red-ui-palette-container-conference_audio .red-ui-palette-header')),
+    ).equal(packageTexts('de').palette.label.conference_audio);
     await screenshot('10-german');
   });
 
@@ -603,6 +644,19 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     // Leave both dialogs without a change, as a user who only tried would.
     await p.locator('#node-config-dialog-cancel').click();
     await p.locator('#node-config-input-password').waitFor({ state: 'detached' });
+    await p.locator('#node-dialog-cancel').click();
+    await p.locator('#node-input-device').waitFor({ state: 'detached' });
+  });
+
+  it("draws the room map's words in German with Show zones", async () => {
+    const p = page();
+    await placedZonesNode().dblclick();
+    await p.locator('#conference-audio-show-zones').click();
+    const east = message('de', zonesType, 'map.east');
+    await p.locator('#conference-audio-zone-map svg text', { hasText: east }).waitFor();
+    should(await textOf(p.locator('#conference-audio-zone-map svg'))).containEql(
+      message('de', zonesType, 'map.north'),
+    );
     await p.locator('#node-dialog-cancel').click();
     await p.locator('#node-input-device').waitFor({ state: 'detached' });
   });
@@ -709,6 +763,110 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
       .be.a.String()
       .and.match(/%eth0/)
       .and.not.match(/errors\./);
+  });
+
+  it('shows an active zone node saved with its release in seconds in milliseconds, the same timing', async () => {
+    const imported = await page().evaluate(() => {
+      const red = (
+        window as unknown as { RED: Record<string, Record<string, (...args: unknown[]) => unknown>> }
+      ).RED;
+      red.view.importNodes(
+        [
+          {
+            id: 'older-active-zone',
+            type: 'conference-audio-active-zone',
+            z: red.workspaces.active(),
+            hold: 1000,
+            release: 5,
+          },
+          {
+            id: 'newer-active-zone',
+            type: 'conference-audio-active-zone',
+            z: red.workspaces.active(),
+            hold: 1000,
+            release: 1500,
+            releaseUnit: 'ms',
+          },
+        ],
+        { generateIds: false },
+      );
+      const older = red.nodes.node('older-active-zone') as Record<string, unknown>;
+      const newer = red.nodes.node('newer-active-zone') as Record<string, unknown>;
+      const shown = [older, newer].map((node) => ({ release: node.release, releaseUnit: node.releaseUnit }));
+      // Out of the flow again: the tests after this one work with the flow as it was.
+      red.nodes.remove('older-active-zone');
+      red.nodes.remove('newer-active-zone');
+      red.view.redraw(true);
+      return shown;
+    });
+    should(imported).eql([
+      { release: 5000, releaseUnit: 'ms' },
+      { release: 1500, releaseUnit: 'ms' },
+    ]);
+  });
+
+  it('fills the dialog of every palette node type with the choices of its definition', async () => {
+    const p = page();
+    /** Opens a new node of `type` in its edit dialog; the node leaves the flow when the dialog closes. */
+    const openDialog = async (type: string, properties: Record<string, unknown> = {}) => {
+      await p.evaluate(
+        ({ type, properties }) => {
+          const red = (
+            window as unknown as { RED: Record<string, Record<string, (...args: unknown[]) => unknown>> }
+          ).RED;
+          red.view.importNodes([{ id: 'dialog-probe', type, z: red.workspaces.active(), ...properties }], {
+            generateIds: false,
+          });
+          red.editor.edit(red.nodes.node('dialog-probe'));
+        },
+        { type, properties },
+      );
+      await p.locator('#node-dialog-cancel').waitFor();
+    };
+    const closeDialog = async () => {
+      await p.locator('#node-dialog-cancel').click();
+      await p.locator('#node-dialog-cancel').waitFor({ state: 'detached' });
+      await p.evaluate(() => {
+        const red = (
+          window as unknown as { RED: Record<string, Record<string, (...args: unknown[]) => unknown>> }
+        ).RED;
+        red.nodes.remove('dialog-probe');
+        red.view.redraw(true);
+      });
+    };
+    const optionValues = (selector: string) =>
+      p
+        .locator(selector)
+        .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+
+    await openDialog('conference-audio-request', { method: 'PATCH', path: '/api/v1/audio' });
+    should(await optionValues('#node-input-method option')).eql(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']);
+    should(await p.locator('#node-input-method').inputValue()).equal('PATCH');
+    await p.locator('#node-input-path').fill('/api/v1/%2e%2e/auth');
+    await p.locator('#node-input-path').dispatchEvent('change');
+    should(await p.locator('#node-input-path').getAttribute('class')).match(/\binput-error\b/);
+    await closeDialog();
+
+    await openDialog('conference-audio-events', { events: ['deviceMetrics'], rate: 5 });
+    for (const [event, checked] of [
+      ['soundLocation', false],
+      ['deviceMetrics', true],
+      ['changes', false],
+    ] as const) {
+      should(await p.locator(`#conference-audio-event-${event}`).isChecked()).equal(checked, event);
+    }
+    should(await p.locator('#conference-audio-rate-row').isVisible()).be.false();
+    await closeDialog();
+
+    await openDialog('conference-audio-active-zone', { hold: 1000, release: 2 });
+    should(await optionValues('#conference-audio-zone-types option')).eql(['Switching', 'any']);
+    should(await p.locator('#node-input-release').inputValue()).equal('2000');
+    await closeDialog();
+
+    await openDialog('conference-audio-zones', { output: 'changes' });
+    should(await optionValues('#node-input-output option')).eql(['all', 'each', 'changes', 'map']);
+    should(await p.locator('#node-input-output').inputValue()).equal('changes');
+    await closeDialog();
   });
 
   it('runs the whole session without a script error, console error or failed request in the editor', () => {

@@ -45,7 +45,7 @@ describe('active zone node (conference-audio-active-zone)', () => {
     await helper.load(nodeModules(completeModule, catchModule), [
       tab,
       deviceConfig(sim),
-      activeZoneNodeDef('n-active', 'out', { hold: 0, release: 0.5, ...extra }),
+      activeZoneNodeDef('n-active', 'out', { hold: 0, release: 500, ...extra }),
       { id: 'out', type: 'helper', z: 'f1' },
       ...doneWatchers('n-active'),
       ...more,
@@ -136,7 +136,7 @@ describe('active zone node (conference-audio-active-zone)', () => {
     };
     sim.setZones([stage]);
     await load({ zoneType: 'any' }, [
-      activeZoneNodeDef('n-switching', 'switching', { hold: 0, release: 0.2 }),
+      activeZoneNodeDef('n-switching', 'switching', { hold: 0, release: 200 }),
       { id: 'switching', type: 'helper', z: 'f1' },
     ]);
     const switching = counter(helper.getNode('switching'));
@@ -165,7 +165,7 @@ describe('active zone node (conference-audio-active-zone)', () => {
   });
 
   it('shows the active zone, and "microphone muted" while muted, then lets the zone go', async () => {
-    await load({ release: 0.5 });
+    await load({ release: 500 });
     const node = helper.getNode('n-active');
     const showsZone = statusWhere(node, (status) => status.text === presenter.label);
     sim.placeTalker(IN_PRESENTER);
@@ -179,7 +179,7 @@ describe('active zone node (conference-audio-active-zone)', () => {
   });
 
   it('follows the device: a deleted active zone ends the answer at once', async () => {
-    await load({ release: 60 });
+    await load({ release: 60_000 });
     sim.placeTalker(IN_PRESENTER);
     await until(() => out.count >= 1, 'the active zone');
     sim.setZones(sampleZones().filter((zone) => (zone as SampleZone).id !== presenter.id));
@@ -192,7 +192,7 @@ describe('active zone node (conference-audio-active-zone)', () => {
     await helper.load(nodeModules(completeModule, catchModule), [
       tab,
       deviceConfig(sim),
-      activeZoneNodeDef('n-active', 'out', { hold: 0, release: 0.2 }),
+      activeZoneNodeDef('n-active', 'out', { hold: 0, release: 200 }),
       { id: 'out', type: 'helper', z: 'f1' },
       ...doneWatchers('n-active'),
     ]);

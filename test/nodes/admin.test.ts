@@ -1,6 +1,6 @@
 import type { NodeAPI } from 'node-red';
 import should from 'should';
-import { ADMIN_PERMISSION } from '../../src/nodes/shared/admin';
+import { ADMIN_PERMISSION } from '../../src/nodes/glue/admin';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
 import { DISTINCTIVE_PASSWORD, useReliabilityHarness } from '../reliability/harness';
 import { connectionsReaching } from '../reliability/rig';
@@ -50,6 +50,22 @@ describe('editor endpoints of the device config node', () => {
     should(res.status).equal(200);
     should(res.body).containEql({ ok: true, zonesSupported: true, count: 3, source: 'zones' });
     should(res.text).not.containEql(PASSWORD);
+  });
+
+  it('test connection reports a timeout in seconds, the unit of the Timeout field', async () => {
+    await loadDevice();
+    sim.setFault({ kind: 'latency', ms: 60_000 });
+    try {
+      const res = await helper
+        .request()
+        .post(TEST)
+        .send(dialog(sim, { password: PASSWORD, timeout: '0.5' }));
+      const error = res.body.error as { code: string; message: string };
+      should(error.code).equal('TIMEOUT');
+      should(error.message).match(/within 0\.5 s\b/);
+    } finally {
+      sim.setFault(null);
+    }
   });
 
   it('test connection answers AUTH_FAILED for a wrong password, echoing neither password nor token', async () => {
@@ -158,6 +174,18 @@ describe('editor endpoints of the device config node', () => {
     should(res.body.ok).be.true();
     should(res.body.count).equal(3);
     should(String(res.body.svg)).startWith('<svg');
+  });
+
+  it("zone map draws the map's own words in the editor's language, escaped, when the dialog sends them", async () => {
+    await loadDevice();
+    const words = { east: 'x Osten', north: 'y <Norden>', grid: 'Raster' };
+    const res = await helper.request().post(MAP).send({ device: 'device', words });
+    const svg = String(res.body.svg);
+    should(svg).containEql('>x Osten</text>');
+    should(svg).containEql('>y &lt;Norden&gt;</text>');
+    should(svg).containEql('(Raster)</text>');
+    // A word not sent stays English.
+    should(svg).containEql('>0,0 (device)</text>');
   });
 
   it('zone map refuses an id that is not a deployed device', async () => {

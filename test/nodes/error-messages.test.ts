@@ -1,13 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { NodeAPI } from 'node-red';
 import should from 'should';
 import { DeviceError, ERROR_CODES } from '../../src/errors';
-import { errorLocaliser, toNodeError } from '../../src/nodes/shared/errors';
+import { errorLocaliser, toNodeError } from '../../src/nodes/glue/errors';
+import { catalogueFile, languages } from '../support/node-types';
 import { translatorFor } from './support';
 
-const localesDir = path.join(__dirname, '..', '..', 'nodes', 'locales');
-const locales = readdirSync(localesDir);
+const locales = languages;
 
 function redWith(translate: (key: string, params?: Record<string, string | number>) => string): NodeAPI {
   return { _: translate } as unknown as NodeAPI;
@@ -19,10 +18,10 @@ const refused = new DeviceError(
   { statusCode: 401, deviceMessage: 'Invalid account or password', retryAfterMs: 1000 },
 );
 
-describe('error messages users read (nodes/shared/errors)', () => {
+describe('error messages users read (nodes/glue/errors)', () => {
   for (const locale of locales) {
     it(`${locale}: has a summary for every error code`, () => {
-      const file = path.join(localesDir, locale, 'conference-audio-device.json');
+      const file = catalogueFile('conference-audio-device', locale);
       const codes = JSON.parse(readFileSync(file, 'utf8'))['conference-audio-device'].codes as Record<
         string,
         string

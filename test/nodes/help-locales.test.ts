@@ -1,9 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import should from 'should';
-import { nodeTypes } from '../support/node-types';
+import { catalogueFile, helpFile, languages, nodeTypes } from '../support/node-types';
 
-const localesDir = path.join(__dirname, '..', '..', 'nodes', 'locales');
 const SOURCE_LOCALE = 'en-US';
 const TYPES = nodeTypes;
 
@@ -16,7 +14,7 @@ interface HelpProperty {
 const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 function help(locale: string, type: string): string {
-  return readFileSync(path.join(localesDir, locale, `${type}.html`), 'utf8');
+  return readFileSync(helpFile(type, locale), 'utf8');
 }
 
 function helpNames(html: string): string[] {
@@ -53,7 +51,7 @@ function codeSamples(html: string): string[] {
 }
 
 function dialogLabels(locale: string, type: string): Record<string, string> {
-  const catalogue = JSON.parse(readFileSync(path.join(localesDir, locale, `${type}.json`), 'utf8')) as Record<
+  const catalogue = JSON.parse(readFileSync(catalogueFile(type, locale), 'utf8')) as Record<
     string,
     { label?: Record<string, string> }
   >;
@@ -71,11 +69,9 @@ function dialogFieldName(locale: string, type: string, sourceName: string): stri
   return keys.map((key) => labels[key as string]).join(', ');
 }
 
-const locales = readdirSync(localesDir, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && entry.name !== SOURCE_LOCALE)
-  .map((entry) => entry.name);
+const locales = languages.filter((language) => language !== SOURCE_LOCALE);
 
-describe('sidebar help in every locale (nodes/locales/*/<type>.html)', () => {
+describe('sidebar help in every locale (src/nodes/<type>/help/<language>.html)', () => {
   it('finds at least one translated locale', () => {
     should(locales.length).be.above(0);
   });

@@ -3,12 +3,9 @@
  * property) is followed by its `<dd>` (what it is), and an `<ol class="node-ports">` lists one entry per
  * output port of the node, so a node with one output and several modes describes modes, not ports.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import should from 'should';
-
-const nodesDir = path.join(__dirname, '..', '..', 'nodes');
-const localesDir = path.join(nodesDir, 'locales');
+import { editorSources, helpFile, languages, nodeTypes } from '../support/node-types';
 
 interface Tag {
   name: string;
@@ -66,17 +63,13 @@ function portLists(html: string): number[] {
 }
 
 function outputsOf(type: string): number {
-  const editor = readFileSync(path.join(nodesDir, `${type}.html`), 'utf8');
+  const editor = editorSources(type).join('\n');
   return Number(/\boutputs\s*:\s*(\d+)/.exec(editor)?.[1] ?? 0);
 }
 
-const pages = readdirSync(localesDir).flatMap((locale) =>
-  readdirSync(path.join(localesDir, locale))
-    .filter((file) => file.endsWith('.html'))
-    .map((file) => ({ locale, type: file.replace(/\.html$/, '') })),
-);
+const pages = languages.flatMap((locale) => nodeTypes.map((type) => ({ locale, type })));
 
-describe('the structure of every help page (nodes/locales/*/<type>.html)', () => {
+describe('the structure of every help page (src/nodes/<type>/help/<language>.html)', () => {
   it('finds the help pages of both languages', () => {
     should(new Set(pages.map((page) => page.locale)))
       .containEql('en-US')
@@ -84,7 +77,7 @@ describe('the structure of every help page (nodes/locales/*/<type>.html)', () =>
   });
 
   for (const { locale, type } of pages) {
-    const html = () => readFileSync(path.join(localesDir, locale, `${type}.html`), 'utf8');
+    const html = () => readFileSync(helpFile(type, locale), 'utf8');
 
     it(`${locale} ${type}: gives every <dt> its <dd>, and nothing else in a <dl>`, () => {
       const lists = definitionLists(html());

@@ -3,10 +3,10 @@ import { deviceSettingsFromProperties } from '../../src/api/settings';
 import { SingleFlight } from '../../src/device/single-flight';
 import { TtlCache } from '../../src/device/ttl-cache';
 import { DeviceError } from '../../src/errors';
-import { readPoint } from '../../src/nodes/lib/point';
-import { Poller } from '../../src/nodes/lib/poller';
-import { clockTime, connectionStatus } from '../../src/nodes/lib/status';
-import { arrayParts, ZoneChangeTracker } from '../../src/nodes/lib/zone-messages';
+import { readPoint } from '../../src/nodes/plain/point';
+import { Poller } from '../../src/nodes/plain/poller';
+import { clockTime, connectionStatus } from '../../src/nodes/plain/status';
+import { arrayParts, ZoneChangeTracker } from '../../src/nodes/plain/zone-messages';
 import type { Zone } from '../../src/zones/types';
 
 function deferred<T>() {

@@ -1,9 +1,10 @@
 import should from 'should';
 import { streamErrorReporter, worstCondition } from '../../src/device/stream-status';
 import { DeviceError } from '../../src/errors';
-import { readLiveEvents, readNonNegative } from '../../src/nodes/lib/node-settings';
-import { MAX_MESSAGE_RATE, RateWindow } from '../../src/nodes/lib/rate-window';
+import { readLiveEvents } from '../../src/nodes/conference-audio-events/definition';
 import { streamStatus } from '../../src/nodes/lib/stream-status-view';
+import { readNonNegative } from '../../src/nodes/plain/node-settings';
+import { MAX_MESSAGE_RATE, RateWindow } from '../../src/nodes/plain/rate-window';
 
 describe('nodes/lib: live nodes', () => {
   describe('RateWindow', () => {

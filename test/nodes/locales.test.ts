@@ -1,7 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import should from 'should';
-import { nodeTypes, paletteTypes } from '../support/node-types';
+import {
+  catalogueFile,
+  editorSources,
+  helpFile,
+  nodeSourceFile,
+  nodeTypes,
+  paletteTypes,
+} from '../support/node-types';
 
 const root = path.join(__dirname, '..', '..');
 const TYPES = nodeTypes;
@@ -15,9 +22,7 @@ function keysOf(catalogue: Catalogue, prefix = ''): string[] {
 }
 
 function catalogue(lang: string, type: string): Catalogue {
-  return JSON.parse(
-    readFileSync(path.join(root, 'nodes', 'locales', lang, `${type}.json`), 'utf8'),
-  ) as Catalogue;
+  return JSON.parse(readFileSync(catalogueFile(type, lang), 'utf8')) as Catalogue;
 }
 
 /** Keys a source file asks for: `t('x.y')` inside the node type's own file, `RED._('type.x')` anywhere. */
@@ -32,7 +37,7 @@ function usedKeys(type: string, text: string): string[] {
   return [...own, ...full];
 }
 
-describe('node catalogues (nodes/locales)', () => {
+describe('node catalogues (src/nodes/<type>/locales)', () => {
   for (const type of TYPES) {
     it(`${type}: de has exactly the keys of en-US`, () => {
       should(keysOf(catalogue('de', type)).sort()).eql(keysOf(catalogue('en-US', type)).sort());
@@ -40,10 +45,7 @@ describe('node catalogues (nodes/locales)', () => {
 
     it(`${type}: every key the runtime and the editor use is in en-US`, () => {
       const known = new Set(keysOf(catalogue('en-US', type)));
-      const sources = [
-        readFileSync(path.join(root, 'src', 'nodes', `${type}.ts`), 'utf8'),
-        readFileSync(path.join(root, 'nodes', `${type}.html`), 'utf8'),
-      ];
+      const sources = [readFileSync(nodeSourceFile(type), 'utf8'), ...editorSources(type)];
       const used = sources
         .flatMap((text) => usedKeys(type, text))
         .filter((key) => key.startsWith(`${type}.`));
@@ -55,7 +57,7 @@ describe('node catalogues (nodes/locales)', () => {
     });
 
     it(`${type}: has help in the sidebar with Node-RED's sections`, () => {
-      const help = readFileSync(path.join(root, 'nodes', 'locales', 'en-US', `${type}.html`), 'utf8');
+      const help = readFileSync(helpFile(type, 'en-US'), 'utf8');
       should(help).containEql(`data-help-name="${type}"`);
       should(help).containEql('<h3>Details</h3>');
     });

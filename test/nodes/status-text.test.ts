@@ -12,7 +12,7 @@ import {
   invalidConfigStatus,
   type StatusView,
   statusMessage,
-} from '../../src/nodes/lib/status';
+} from '../../src/nodes/plain/status';
 import { paletteTypes } from '../support/node-types';
 import {
   counter,

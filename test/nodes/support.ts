@@ -1,10 +1,10 @@
 /** Shared test plumbing for the Node-RED node tests: the helper, a catalogue translator, flows. */
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NodeAPI } from 'node-red';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
-import { nodeSourceFile, nodeTypes } from '../support/node-types';
+import { catalogueFile, nodeSourceFile, nodeTypes } from '../support/node-types';
 import { shownStatusText } from '../support/status-text';
 import { until } from '../support/wait';
 
@@ -87,9 +87,8 @@ export type Translate = (key: string, params?: Record<string, string | number>) 
 
 export function translatorFor(locale: string): Translate {
   const catalogue: Catalogue = {};
-  const localeDir = path.join(__dirname, '..', '..', 'nodes', 'locales', locale);
-  for (const file of readdirSync(localeDir).filter((name) => name.endsWith('.json'))) {
-    Object.assign(catalogue, JSON.parse(readFileSync(path.join(localeDir, file), 'utf8')) as Catalogue);
+  for (const type of nodeTypes) {
+    Object.assign(catalogue, JSON.parse(readFileSync(catalogueFile(type, locale), 'utf8')) as Catalogue);
   }
   const lookUp = (key: string) => {
     let entry: string | Catalogue | undefined = catalogue;
@@ -257,7 +256,8 @@ export function activeZoneNodeDef(
     ...base,
     zoneType: 'Switching',
     hold: 1000,
-    release: 5,
+    release: 5000,
+    releaseUnit: 'ms',
     topic: 'stage',
     wires: [[out]],
     ...extra,

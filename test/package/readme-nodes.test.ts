@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import should from 'should';
-import { isConfigType, nodeTypes, projectRoot } from '../support/node-types';
+import { catalogueFile, isConfigType, nodeTypes, projectRoot } from '../support/node-types';
 
 /** `| \`type\` | palette label | what it does |` rows of the README's "The nodes" section. */
 function documentedNodes(): Map<string, string> {
@@ -16,7 +16,7 @@ function documentedNodes(): Map<string, string> {
 }
 
 function paletteLabel(type: string): string {
-  const file = join(projectRoot, 'nodes', 'locales', 'en-US', `${type}.json`);
+  const file = catalogueFile(type, 'en-US');
   return JSON.parse(readFileSync(file, 'utf8'))[type].paletteLabel;
 }
 

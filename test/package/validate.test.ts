@@ -130,7 +130,7 @@ describe('npm run validate (flow library scorecard)', () => {
   });
 
   it('fails when a node registers its type under a computed name', () => {
-    const file = join(copy, 'dist', 'nodes', 'conference-audio-request.js');
+    const file = join(copy, 'dist', 'nodes', 'conference-audio-request', 'runtime.js');
     const source = readFileSync(file, 'utf8');
     writeFileSync(
       file,

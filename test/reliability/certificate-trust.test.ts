@@ -32,7 +32,7 @@ describe('reliability: a certificate trusted on first use is kept', function () 
   let simulator: DeviceSimulator | undefined;
 
   before(() => {
-    if (!existsSync(path.join(projectRoot, 'dist', 'nodes', 'conference-audio-device.js'))) {
+    if (!existsSync(path.join(projectRoot, 'dist', 'nodes', 'conference-audio-device', 'runtime.js'))) {
       throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
     }
   });

@@ -26,7 +26,7 @@ describe('reliability: a device endpoint served through http in and http respons
   let expectedAudio: unknown;
 
   before(async () => {
-    if (!existsSync(path.join(projectRoot, 'dist', 'nodes', 'conference-audio-request.js'))) {
+    if (!existsSync(path.join(projectRoot, 'dist', 'nodes', 'conference-audio-request', 'runtime.js'))) {
       throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
     }
     simulator = await startSimulator({ port: 0 });

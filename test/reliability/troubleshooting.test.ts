@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import should from 'should';
 import { ERROR_CODES } from '../../src/errors';
-import { errorCode } from '../../src/nodes/shared/errors';
+import { errorCode } from '../../src/nodes/glue/errors';
+import { catalogueFile } from '../support/node-types';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -36,9 +37,10 @@ function rowsByCode(): Map<string, string[]> {
 function statusTexts(): Set<string> {
   const texts = new Set<string>();
   for (const file of ['conference-audio-device', 'conference-audio-zones', 'conference-audio-request']) {
-    const catalogue = JSON.parse(
-      readFileSync(path.join(root, 'nodes', 'locales', 'en-US', `${file}.json`), 'utf8'),
-    ) as Record<string, { status?: Record<string, string> }>;
+    const catalogue = JSON.parse(readFileSync(catalogueFile(file, 'en-US'), 'utf8')) as Record<
+      string,
+      { status?: Record<string, string> }
+    >;
     // A text with a count is written once per plural form: `read_one`, `read_other`.
     for (const text of Object.values(catalogue[file]?.status ?? {})) texts.add(text);
   }

@@ -15,17 +15,45 @@ const manifest: { 'node-red': { nodes: Record<string, string> } } = JSON.parse(
 /** Every node type, the config node first (package.json's order). */
 export const nodeTypes: readonly string[] = Object.keys(manifest['node-red'].nodes);
 
-/** The TypeScript source of a node type's runtime file (`dist/nodes/x.js` is built from `src/nodes/x.ts`). */
+/** The TypeScript source of a node type's runtime file (`dist/nodes/<type>/runtime.js` is built from `src/nodes/<type>/runtime.ts`). */
 export function nodeSourceFile(type: string): string {
   const built = manifest['node-red'].nodes[type];
   if (built === undefined) throw new Error(`${type} is not in package.json's node-red.nodes`);
   return path.join(projectRoot, built.replace(/^dist\//, 'src/').replace(/\.js$/, '.ts'));
 }
 
-/** The types whose editor definition has `category: 'config'` (nodes/<type>.html). */
+/** A node type's source folder: runtime, definition, editor, template, locales and help. */
+export function nodeFolder(type: string): string {
+  return path.dirname(nodeSourceFile(type));
+}
+
+/** The editor catalogue of a node type in one language (`src/nodes/<type>/locales/<language>.json`). */
+export function catalogueFile(type: string, language: string): string {
+  return path.join(nodeFolder(type), 'locales', `${language}.json`);
+}
+
+/** The sidebar help of a node type in one language (`src/nodes/<type>/help/<language>.html`). */
+export function helpFile(type: string, language: string): string {
+  return path.join(nodeFolder(type), 'help', `${language}.html`);
+}
+
+/** The languages the package speaks: those of the config node's catalogues (every type has the same). */
+export const languages: readonly string[] = fs
+  .readdirSync(path.join(nodeFolder(Object.keys(manifest['node-red'].nodes)[0] ?? ''), 'locales'))
+  .filter((name) => name.endsWith('.json'))
+  .map((name) => name.slice(0, -'.json'.length));
+
+/** What the editor of a node type is made of: its dialog template, its editor code and its definition. */
+export function editorSources(type: string): string[] {
+  return ['template.html', 'editor.ts', 'definition.ts']
+    .map((name) => path.join(nodeFolder(type), name))
+    .filter((file) => fs.existsSync(file))
+    .map((file) => fs.readFileSync(file, 'utf8'));
+}
+
+/** The types whose editor definition has `category: 'config'`. */
 export function isConfigType(type: string): boolean {
-  const html = fs.readFileSync(path.join(projectRoot, 'nodes', `${type}.html`), 'utf8');
-  return /category\s*:\s*(['"])config\1/.test(html);
+  return editorSources(type).some((text) => /category\s*:\s*(['"])config\1/.test(text));
 }
 
 /** The node types a user finds in the palette (every type but config nodes). */

@@ -1,17 +1,16 @@
 /**
  * A node's status text as the editor shows it: the runtime sends catalogue keys
  * (`@conference-audio/node-red-local-api/<type>:<type>.status.x`, parameters as JSON after a space; see
- * src/nodes/lib/status.ts), the editor looks them up in nodes/locales/<language>/<type>.json, picks the
+ * src/nodes/plain/status.ts), the editor looks them up in src/nodes/<type>/locales/<language>.json, picks the
  * plural form by `count` and fills in `__name__` parameters. Texts that are not such keys stay as they are.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { catalogueFile } from './node-types';
 
-const localesDir = join(__dirname, '..', '..', 'nodes', 'locales');
 const STATUS_KEY = /^@conference-audio\/node-red-local-api\/([\w-]+):([\w.-]+)(?: (\{.*\}))?$/;
 
 function lookUp(language: string, set: string, key: string): string | undefined {
-  let value: unknown = JSON.parse(readFileSync(join(localesDir, language, `${set}.json`), 'utf8'));
+  let value: unknown = JSON.parse(readFileSync(catalogueFile(set, language), 'utf8'));
   for (const part of key.split('.')) value = (value as Record<string, unknown> | undefined)?.[part];
   return typeof value === 'string' ? value : undefined;
 }

@@ -1,5 +1,5 @@
 import type { StreamCondition } from '../../device/stream-hub';
-import type { StatusView } from './status';
+import type { StatusView } from '../plain/status';
 
 /**
  * What node status shows for the live streams, as i18n keys of the device config node's catalogue

@@ -1,4 +1,4 @@
-import type { Translate } from './status';
+import type { Translate } from '../plain/status';
 
 /**
  * Device-supplied names (event names, zone ids) made safe for `msg.topic`: a flow may wire a live node

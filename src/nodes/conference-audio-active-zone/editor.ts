@@ -1,0 +1,63 @@
+import { ANY_ZONE_TYPE } from '../../zones/active-zone';
+import { catalogue, type NamedProperties, paletteEntry, validator } from '../editor-common';
+import {
+  ACTIVE_ZONE_DEFAULTS,
+  isDelayMs,
+  MAX_DELAY_MS,
+  releaseInMs,
+  TYPE,
+  ZONE_TYPE_SUGGESTIONS,
+} from './definition';
+
+interface ActiveZoneProperties extends NamedProperties {
+  device: string;
+  zoneType: string;
+  hold: number | string;
+  release: number | string;
+  releaseUnit: string;
+  topic: string;
+}
+
+const t = catalogue(TYPE);
+const delayMs = validator((value) =>
+  isDelayMs(value) ? undefined : t('errors.number', { max: MAX_DELAY_MS }),
+);
+
+// A node saved with its release in seconds is shown, validated and saved in milliseconds from the moment
+// it is loaded or imported (./definition.ts says how the two are told apart).
+RED.events.on('nodes:add', (node: Partial<ActiveZoneProperties> & { type?: string }) => {
+  if (node.type !== TYPE || node.releaseUnit === ACTIVE_ZONE_DEFAULTS.releaseUnit) return;
+  node.release = releaseInMs(node.release, node.releaseUnit) as ActiveZoneProperties['release'];
+  node.releaseUnit = ACTIVE_ZONE_DEFAULTS.releaseUnit;
+});
+
+RED.nodes.registerType<ActiveZoneProperties>('conference-audio-active-zone', {
+  ...paletteEntry<ActiveZoneProperties>(t, {
+    inputs: 1,
+    outputs: 1,
+    icon: 'conference-audio-active-zone.svg',
+  }),
+  defaults: {
+    name: { value: '' },
+    device: { value: '', type: 'conference-audio-device', required: true },
+    zoneType: {
+      value: ACTIVE_ZONE_DEFAULTS.zoneType,
+      required: true,
+      validate: validator((value) =>
+        typeof value === 'string' && value.trim() !== '' ? undefined : t('errors.zoneType'),
+      ),
+    },
+    hold: { value: ACTIVE_ZONE_DEFAULTS.holdMs, required: true, validate: delayMs },
+    release: { value: ACTIVE_ZONE_DEFAULTS.releaseMs, required: true, validate: delayMs },
+    releaseUnit: { value: ACTIVE_ZONE_DEFAULTS.releaseUnit },
+    topic: { value: '' },
+  },
+  oneditprepare() {
+    const suggestions = $('#conference-audio-zone-types').empty();
+    for (const zoneType of ZONE_TYPE_SUGGESTIONS) {
+      const option = $('<option>').attr('value', zoneType);
+      if (zoneType === ANY_ZONE_TYPE) option.attr('label', t('label.anyType'));
+      suggestions.append(option);
+    }
+  },
+});

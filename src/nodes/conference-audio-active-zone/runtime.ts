@@ -1,0 +1,248 @@
+import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
+import { MAX_TIMER_MS } from '../../api/settings-rules';
+import type { StreamCondition } from '../../device/stream-hub';
+import { streamErrorReporter } from '../../device/stream-status';
+import {
+  type ActiveZoneChange,
+  ActiveZoneTracker,
+  hasZoneType,
+  MIN_RELEASE_MS,
+  readSoundLocation,
+  summariseLocation,
+  withGeometry,
+  zoneTypesOf,
+} from '../../zones';
+import type { ZoneReadResult, ZoneWithGeometry } from '../../zones/types';
+import { type DeviceUser, useDevice } from '../glue/device';
+import { errorCode, errorLocaliser, toNodeError } from '../glue/errors';
+import { CoalescedStatus } from '../lib/coalesced-status';
+import { joinTopic, nodeTopicNames } from '../lib/topic';
+import { withNote } from '../plain/status';
+import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
+import { readHold, readRelease, readZoneType, TYPE } from './definition';
+
+interface ActiveZoneDef extends NodeDef {
+  device?: string;
+  zoneType?: string;
+  hold?: number | string;
+  release?: number | string;
+  /** `ms`, or absent for a flow saved with `release` in seconds (./definition.ts). */
+  releaseUnit?: string;
+  topic?: string;
+}
+
+/** Zones older than this are read again (through the config node's cache) when the next reading comes. */
+const ZONES_REFRESH_MS = 30_000;
+
+type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
+
+export = (RED: NodeAPI) => {
+  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
+  const localise = errorLocaliser(RED);
+
+  function ActiveZoneNode(this: DeviceUser, def: ActiveZoneDef) {
+    RED.nodes.createNode(this, def);
+    const node: DeviceUser = this;
+    const zoneType = readZoneType(def.zoneType);
+    const hold = readHold(def.hold);
+    if (!hold.ok) node.warn(t('errors.hold', { reason: hold.reason }));
+    const release = readRelease(def.release, def.releaseUnit);
+    if (!release.ok) node.warn(t('errors.release', { reason: release.reason }));
+    const releaseMs = release.ok ? release.value : release.fallback;
+    // The tracker raises it; the user is told why the camera waits longer than they set.
+    if (releaseMs < MIN_RELEASE_MS)
+      node.warn(t('errors.releaseRaised', { release: releaseMs, min: MIN_RELEASE_MS }));
+    const tracker = new ActiveZoneTracker<ZoneWithGeometry>({
+      zoneType,
+      holdMs: hold.ok ? hold.value : hold.fallback,
+      releaseMs,
+    });
+    const status = new CoalescedStatus<NodeStatus>((shown) => node.status(shown));
+    node.on('close', () => status.close());
+    const safeName = nodeTopicNames((text) => node.warn(text), t);
+    const configuredTopic = typeof def.topic === 'string' ? def.topic.trim() : '';
+
+    let closed = false;
+    let condition: StreamCondition = { state: 'connecting' };
+    let zonesLoadedAt: number | undefined;
+    let zonesLoading = false;
+    let lastZonesError: string | undefined;
+    let releaseTimer: NodeJS.Timeout | undefined;
+    /** The zone types of the device when none of its zones has the chosen one (a typo: "Switchng"). */
+    let typesWithoutChosen: string[] | undefined;
+
+    node.onDeviceStatus = (shown, state) => {
+      if (state === 'invalid') status.set(shown);
+    };
+    const device = useDevice(RED, node, def.device, t('status.noDevice'));
+    const topicBase = configuredTopic !== '' ? configuredTopic : (device?.displayName ?? '');
+
+    /** Data events the stream dropped (over the size cap): logged the first time, counted in the status. */
+    let dropped = 0;
+    const show = (shown: NodeStatus) =>
+      status.set(withNote(shown, dropped === 0 ? undefined : t('status.dropped', { count: dropped })));
+
+    function showStatus() {
+      if (!device) return;
+      if (lastZonesError !== undefined) {
+        show(device.faultStatus(lastZonesError));
+        return;
+      }
+      if (condition.state !== 'streaming') {
+        show(device.streamStatus(condition));
+        return;
+      }
+      if (typesWithoutChosen !== undefined) {
+        show({ fill: 'yellow', shape: 'ring', text: t('status.noZoneOfType', { type: zoneType }) });
+        return;
+      }
+      const zone = tracker.current.zone;
+      show(
+        zone === null
+          ? { fill: 'grey', shape: 'dot', text: t('status.none') }
+          : { fill: 'green', shape: 'dot', text: zone.label !== '' ? zone.label : zone.id },
+      );
+    }
+
+    /** The answer as a message: `base` is an input message (kept) or a fresh one. */
+    function messageFor(change: ActiveZoneChange<ZoneWithGeometry>, base: NodeMessage): NodeMessage {
+      const msg = base as NodeMessage & Record<string, unknown>;
+      // A copy: the tracker keeps the zones, and a flow may edit what it receives.
+      msg.payload = RED.util.cloneMessage({ zone: change.zone, previous: change.previous });
+      msg.location = change.reading === undefined ? null : summariseLocation(change.reading.location);
+      const last = change.zone === null ? 'none' : safeName(change.zone.id, { oneLevel: true });
+      msg.topic = joinTopic(topicBase, last);
+      return msg;
+    }
+
+    function announce(change: ActiveZoneChange<ZoneWithGeometry> | undefined) {
+      if (change === undefined || closed) return;
+      node.send(messageFor(change, {}));
+      showStatus();
+    }
+
+    /** A timer at the release deadline, for when no reading comes (a muted microphone sends none). */
+    function scheduleRelease() {
+      if (releaseTimer !== undefined || closed) return;
+      const deadline = tracker.nextDeadline();
+      if (deadline === undefined) return;
+      releaseTimer = setTimeout(
+        () => {
+          releaseTimer = undefined;
+          announce(tracker.tick(Date.now()));
+          scheduleRelease();
+        },
+        // Clamped: a clock set forward must not turn the wait into an overflowing timer.
+        Math.min(MAX_TIMER_MS, Math.max(0, deadline - Date.now())),
+      );
+    }
+
+    /** Tells once (until a zone of the type appears) that no zone has the chosen type. */
+    function checkZoneType(read: ZoneReadResult): boolean {
+      const before = typesWithoutChosen;
+      typesWithoutChosen = read.zones.some((zone) => hasZoneType(zone, zoneType))
+        ? undefined
+        : zoneTypesOf(read.zones);
+      if (typesWithoutChosen !== undefined && before === undefined) {
+        const types = typesWithoutChosen.join(', ');
+        node.warn(
+          types === ''
+            ? t('errors.noZones', { type: zoneType })
+            : t('errors.noZoneOfType', { type: zoneType, types }),
+        );
+      }
+      return (before === undefined) !== (typesWithoutChosen === undefined);
+    }
+
+    function applyZones(read: ZoneReadResult) {
+      zonesLoadedAt = Date.now();
+      const hadError = lastZonesError !== undefined;
+      lastZonesError = undefined;
+      const typeNews = checkZoneType(read);
+      announce(tracker.setZones(read.zones.map(withGeometry), Date.now()));
+      if (hadError || typeNews) showStatus();
+    }
+
+    function loadZones() {
+      if (!device || zonesLoading || closed) return;
+      zonesLoading = true;
+      device
+        .connection()
+        .zones.cached()
+        .then(
+          (read) => {
+            zonesLoading = false;
+            if (!closed) applyZones(read);
+          },
+          (error: unknown) => {
+            zonesLoading = false;
+            if (closed) return;
+            const code = errorCode(error);
+            // A device that keeps failing the same way is reported once, not at every reading.
+            // With a message, so that a Catch node sees it.
+            if (code !== lastZonesError) node.error(toNodeError(error, localise), { topic: topicBase });
+            lastZonesError = code;
+            zonesLoadedAt = Date.now();
+            showStatus();
+          },
+        );
+    }
+
+    node.on('input', (msg: NodeMessageInFlow, send: SendFn, done: (err?: Error) => void) => {
+      try {
+        send(messageFor(tracker.current, msg as NodeMessage));
+        done();
+      } catch (error) {
+        done(toNodeError(error, localise));
+      }
+    });
+
+    if (!device) return;
+    const reportStreamError = streamErrorReporter((error) =>
+      node.error(toNodeError(error, localise), { topic: topicBase }),
+    );
+    subscribeAfterDeploy(
+      node,
+      (keep) => {
+        keep(
+          device.connection().zones.watch((zones) => {
+            if (zones) applyZones(zones);
+            else loadZones();
+          }),
+        );
+        keep(
+          device.connection().subscribeStream('data', {
+            onEvent: (event) => {
+              if (event.event !== 'soundLocation') return;
+              // Until the zones are known a reading cannot be placed; the first read is under way.
+              if (zonesLoadedAt === undefined) return;
+              if (Date.now() - zonesLoadedAt > ZONES_REFRESH_MS) loadZones();
+              const location = readSoundLocation(event.data);
+              if (location === undefined) return;
+              announce(tracker.observe({ at: event.receivedAt, location }));
+              scheduleRelease();
+            },
+            onWarning: (warning) => {
+              dropped++;
+              if (dropped === 1) node.warn(toNodeError(warning, localise).message);
+              showStatus();
+            },
+            onCondition: (next) => {
+              reportStreamError(next);
+              condition = next;
+              showStatus();
+            },
+          }),
+        );
+        loadZones();
+      },
+      (error) => node.error(toNodeError(error, localise), { topic: topicBase }),
+      () => {
+        closed = true;
+        if (releaseTimer !== undefined) clearTimeout(releaseTimer);
+      },
+    );
+  }
+
+  RED.nodes.registerType('conference-audio-active-zone', ActiveZoneNode);
+};

@@ -1,0 +1,21 @@
+/**
+ * The device config node's facts beyond its settings rules (src/api/settings-rules.ts holds the defaults,
+ * the choices and the check of every property): what the editor sends for an untouched password and what
+ * an imported node without some properties gets. Imported by the runtime and by the editor.
+ */
+import { DEVICE_DEFAULTS } from '../../api/settings-rules';
+
+export const TYPE = 'conference-audio-device';
+
+/** What the editor sends for a password field the user did not change (Node-RED's own marker). */
+export const UNCHANGED_PASSWORD = '__PWRD__';
+
+/**
+ * A config node imported (or loaded) without these properties works with the runtime's defaults; the
+ * editor's import leaves them undefined, which its validators would flag, so it fills them in.
+ */
+export const IMPORT_DEFAULTS = {
+  clientId: DEVICE_DEFAULTS.clientId,
+  vendor: DEVICE_DEFAULTS.vendor,
+  timeout: DEVICE_DEFAULTS.timeoutSeconds,
+} as const;

@@ -1,0 +1,144 @@
+import type { NodeAPI, NodeDef, NodeMessage, NodeStatus } from 'node-red';
+import { dataErrorEventSubject } from '../../api/protocol';
+import {
+  DATA_EVENT_NAMES,
+  type StreamCondition,
+  type StreamEvent,
+  type StreamKind,
+} from '../../device/stream-hub';
+import { streamErrorReporter, worstCondition } from '../../device/stream-status';
+import type { DeviceError } from '../../errors';
+import { type DeviceUser, useDevice } from '../glue/device';
+import { errorLocaliser, toNodeError } from '../glue/errors';
+import { CoalescedStatus } from '../lib/coalesced-status';
+import { RepeatGate } from '../lib/repeat-gate';
+import { joinTopic, nodeTopicNames } from '../lib/topic';
+import { RateWindow } from '../plain/rate-window';
+import { withNote } from '../plain/status';
+import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
+import { type LiveEventChoice, readLiveEvents, readRate, TYPE } from './definition';
+
+interface EventsDef extends NodeDef {
+  device?: string;
+  events?: unknown;
+  rate?: number | string;
+  topic?: string;
+}
+
+/** Which of the data stream's events (and their error events) a node passes on. */
+function dataEventFilter(chosen: readonly LiveEventChoice[]): (name: string) => boolean {
+  const names = new Set<string>(DATA_EVENT_NAMES.filter((name) => chosen.includes(name)));
+  return (name) => names.has(name) || names.has(dataErrorEventSubject(name) ?? '');
+}
+
+export = (RED: NodeAPI) => {
+  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
+  const localise = errorLocaliser(RED);
+
+  function EventsNode(this: DeviceUser, def: EventsDef) {
+    RED.nodes.createNode(this, def);
+    const node: DeviceUser = this;
+    const events = readLiveEvents(def.events);
+    if (!events.ok) node.warn(t('errors.events', { reason: events.reason }));
+    const chosen = events.ok ? events.value : events.fallback;
+    const rate = readRate(def.rate);
+    if (!rate.ok) node.warn(t('errors.rate', { reason: rate.reason }));
+    const limiter = new RateWindow(rate.ok ? rate.value : rate.fallback);
+    const passesData = dataEventFilter(chosen);
+    const configuredTopic = typeof def.topic === 'string' ? def.topic.trim() : '';
+
+    const repeatedErrors = new RepeatGate();
+    const status = new CoalescedStatus<NodeStatus>((shown) => node.status(shown));
+    node.on('close', () => status.close());
+    const safeName = nodeTopicNames((text) => node.warn(text), t);
+
+    const conditions = new Map<StreamKind, StreamCondition>();
+    // The streams' condition is the status; the request connection's is not (it may sit idle).
+    node.onDeviceStatus = (shown, state) => {
+      if (state === 'invalid') status.set(shown);
+    };
+    const device = useDevice(RED, node, def.device, t('status.noDevice'));
+    if (!device) return;
+    const topicBase = configuredTopic !== '' ? configuredTopic : device.displayName;
+
+    // One reporter per stream; with a message, so that a Catch node sees the error.
+    const reporters = new Map<StreamKind, (condition: StreamCondition) => void>();
+    const reportError = (condition: StreamCondition, kind: StreamKind) => {
+      let reporter = reporters.get(kind);
+      if (reporter === undefined) {
+        reporter = streamErrorReporter((error) =>
+          node.error(toNodeError(error, localise), { topic: topicBase }),
+        );
+        reporters.set(kind, reporter);
+      }
+      reporter(condition);
+    };
+
+    /** Events the streams dropped (over the size cap): logged the first time, counted in the status. */
+    let dropped = 0;
+    const showStreams = () => {
+      const note = dropped === 0 ? undefined : t('status.dropped', { count: dropped });
+      if (device) status.set(withNote(device.streamStatus(worstCondition(conditions)), note));
+    };
+
+    function showCondition(condition: StreamCondition, kind: StreamKind) {
+      reportError(condition, kind);
+      conditions.set(kind, condition);
+      showStreams();
+    }
+
+    function countDropped(warning: DeviceError) {
+      dropped++;
+      if (dropped === 1) node.warn(toNodeError(warning, localise).message);
+      showStreams();
+    }
+
+    function forward(event: StreamEvent) {
+      // A device error event (`error (<event name>)`) passes at most once a second per name.
+      const isError = dataErrorEventSubject(event.event) !== undefined;
+      if (isError && !repeatedErrors.admit(event.event, event.receivedAt)) return;
+      const msg: NodeMessage & { event: string } = {
+        event: event.event,
+        // Every node of the device gets the same event: a copy each, so one flow's edits stay its own.
+        payload: structuredClone(event.data),
+        // The name as the device sent it is msg.event; the topic takes only what a broker accepts.
+        topic: joinTopic(topicBase, safeName(event.event)),
+      };
+      node.send(msg);
+    }
+
+    if (device) {
+      subscribeAfterDeploy(
+        node,
+        (keep) => {
+          if (chosen.includes('soundLocation') || chosen.includes('deviceMetrics')) {
+            keep(
+              device.connection().subscribeStream('data', {
+                onEvent: (event) => {
+                  if (!passesData(event.event)) return;
+                  // Silent readings count like any other: the rate is about messages, not about talk.
+                  if (event.event === 'soundLocation' && !limiter.admit(event.receivedAt)) return;
+                  forward(event);
+                },
+                onCondition: showCondition,
+                onWarning: countDropped,
+              }),
+            );
+          }
+          if (chosen.includes('changes')) {
+            keep(
+              device.connection().subscribeStream('changes', {
+                onEvent: forward,
+                onCondition: showCondition,
+                onWarning: countDropped,
+              }),
+            );
+          }
+        },
+        (error) => node.error(toNodeError(error, localise), { topic: topicBase }),
+      );
+    }
+  }
+
+  RED.nodes.registerType('conference-audio-events', EventsNode);
+};

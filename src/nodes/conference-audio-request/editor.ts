@@ -1,0 +1,36 @@
+import { catalogue, localisedMessage, type NamedProperties, paletteEntry, validator } from '../editor-common';
+import { METHODS, pathError, REQUEST_DEFAULTS, TYPE } from './definition';
+
+interface RequestProperties extends NamedProperties {
+  device: string;
+  method: string;
+  path: string;
+}
+
+const t = catalogue(TYPE);
+
+RED.nodes.registerType<RequestProperties>('conference-audio-request', {
+  ...paletteEntry<RequestProperties>(t, { inputs: 1, outputs: 1, icon: 'conference-audio-request.svg' }),
+  defaults: {
+    name: { value: '' },
+    device: { value: '', type: 'conference-audio-device', required: true },
+    method: { value: REQUEST_DEFAULTS.method, required: true },
+    path: {
+      value: REQUEST_DEFAULTS.path,
+      required: true,
+      validate: validator((value) => {
+        const error = pathError(value);
+        return error === undefined ? undefined : localisedMessage(error);
+      }),
+    },
+  },
+  label() {
+    return this.name || `${this.method || REQUEST_DEFAULTS.method} ${this.path || REQUEST_DEFAULTS.path}`;
+  },
+  oneditprepare() {
+    const select = $('#node-input-method').empty();
+    for (const method of METHODS) select.append($('<option>').val(method).text(method));
+    select.val(this.method || REQUEST_DEFAULTS.method);
+    $('#node-input-path').attr('placeholder', REQUEST_DEFAULTS.path);
+  },
+});

@@ -1,0 +1,121 @@
+/**
+ * What every node type's editor code shares: the catalogue lookup, the error text in the editor's
+ * language, the palette entry and labels, and validators in the form Node-RED takes a reason from.
+ * Bundled into each node type's HTML by scripts/build.js; browser code, no Node.js API.
+ */
+import type { EditorNodeInstance, EditorNodeProperties } from 'node-red';
+import { summarisedMessage, type Translate } from './plain/error-text';
+import { catalogueKey } from './plain/status';
+
+/** The palette category of every node type but the config node (its label is in src/nodes/locales). */
+export const PALETTE_CATEGORY = 'conference audio';
+/** The colour of every palette node of the package. */
+export const PALETTE_COLOUR = '#8CC8E8';
+export { isTranslated, type Translate } from './plain/error-text';
+
+/**
+ * A node type's catalogue. Node-RED loads it under the package's node-set namespace
+ * (`<package>/<type>:`), not the editor's own, so every key carries that namespace.
+ */
+export function catalogue(type: string): Translate {
+  return (key, params) => RED._(catalogueKey(type, key), params);
+}
+
+/** An error as the admin endpoints answer it. */
+export interface AnsweredError {
+  code: string;
+  message: string;
+}
+
+/** The runtime answers in English: the code's summary in the editor's language leads, as at runtime. */
+export function localisedMessage(error: AnsweredError): string {
+  return summarisedMessage((key, params) => RED._(key, params), error);
+}
+
+/**
+ * A property validator as Node-RED runs it: a returned string is the reason shown in the dialog. Node-RED
+ * takes the string as the reason only from a function declaring two parameters (from one with a single
+ * parameter any string counts as valid), hence the unused `_options`; @types/node-red knows only booleans.
+ */
+export type Validator = (this: unknown, value: unknown, _options?: unknown) => true | string;
+
+/**
+ * `check` (undefined: valid; else the reason) as a validator of Node-RED's form; `this` is the node (or
+ * the dialog's node while editing), as Node-RED calls it.
+ */
+export function validator(
+  check: (this: unknown, value: unknown) => string | undefined,
+): (value: string) => boolean {
+  const validate: Validator = function (this: unknown, value, _options) {
+    return check.call(this, value) ?? true;
+  };
+  return validate as unknown as (value: string) => boolean;
+}
+
+/** Node properties every palette node has: a name, which takes the place of the label when set. */
+export interface NamedProperties extends EditorNodeProperties {
+  name: string;
+}
+
+/**
+ * The palette entry and the labels of a palette node type: the palette and port labels from its
+ * catalogue (`paletteLabel`, `label.inputLabel`, `label.outputLabel`), the node's name in italics.
+ */
+export function paletteEntry<P extends NamedProperties>(
+  t: Translate,
+  options: { inputs: 0 | 1; outputs: number; icon: string; outputLabels?: (index: number) => string },
+) {
+  return {
+    category: PALETTE_CATEGORY,
+    color: PALETTE_COLOUR,
+    inputs: options.inputs,
+    outputs: options.outputs,
+    icon: options.icon,
+    paletteLabel: () => t('paletteLabel'),
+    ...(options.inputs === 1 ? { inputLabels: () => t('label.inputLabel') } : {}),
+    outputLabels: options.outputLabels ?? (() => t('label.outputLabel')),
+    label(this: EditorNodeInstance<P>) {
+      return this.name || t('paletteLabel');
+    },
+    labelStyle(this: EditorNodeInstance<P>) {
+      return this.name ? 'node_label_italic' : '';
+    },
+  };
+}
+
+/** POSTs `body` as JSON to an admin endpoint of the package and reads the JSON answer. */
+export function postJson(path: string, body: unknown): JQuery.jqXHR {
+  return $.ajax({
+    url: path,
+    type: 'POST',
+    contentType: 'application/json',
+    data: JSON.stringify(body),
+    dataType: 'json',
+  });
+}
+
+/**
+ * Shows that a button's request is under way, as Node-RED's own buttons do: disabled, with a spinner in
+ * place of its icon, until `request` settles.
+ */
+export function whileWaiting(button: JQuery, request: JQuery.jqXHR): void {
+  const icon = button.find('i').first();
+  const iconClass = icon.attr('class') ?? '';
+  button.prop('disabled', true).attr('aria-busy', 'true');
+  icon.attr('class', 'fa fa-spinner fa-spin');
+  request.always(() => {
+    button.prop('disabled', false).removeAttr('aria-busy');
+    icon.attr('class', iconClass);
+  });
+}
+
+/**
+ * Node-RED's validator of a typed input of a fixed type (`msg`): it checks the property expression too.
+ * @types/node-red knows only the older form, which names a field holding the type.
+ */
+export function typedInputValidator(type: string): (value: string) => boolean {
+  const typedInput = RED.validators.typedInput as unknown as (options: {
+    type: string;
+  }) => (value: string) => boolean;
+  return typedInput({ type });
+}
