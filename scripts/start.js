@@ -49,8 +49,10 @@ function buildDemoFlows(examples, target) {
   const flows = [];
   const seenConfig = new Set();
   examples.forEach((example, index) => {
-    const tabId = example.nodes.find((node) => node.z)?.z ?? `demo-tab-${index + 1}`;
-    flows.push({ id: tabId, type: 'tab', label: example.title, disabled: false, info: '' });
+    // Each example file carries its named tab (so an import lands on it); one without gets its title.
+    const tab = example.nodes.find((node) => node.type === 'tab');
+    const tabId = tab?.id ?? example.nodes.find((node) => node.z)?.z ?? `demo-tab-${index + 1}`;
+    if (!tab) flows.push({ id: tabId, type: 'tab', label: example.title, disabled: false, info: '' });
     for (const original of example.nodes) {
       const node = { ...original };
       if (node.z === undefined) {
