@@ -366,7 +366,7 @@ async function main() {
     clearTimeout(timer);
   });
   nodeRedExit.then(({ code, signal }) => {
-    if (!stopping) void shutdown(`Node-RED exited (${signal ?? `code ${code}`})`, code || 1);
+    if (!stopping) void shutdown(`Node-RED exited (${signal ?? `code ${code}`})`, code ?? 1);
   });
 
   try {
