@@ -13,8 +13,9 @@ const path = require('node:path');
 const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');
 
-// Shipped in the package because `prepare` names it (npm runs `prepare` when it installs the package
-// from git, after installing the dev dependencies). An installed tarball has dist/ built and no src/.
+// Shipped in the package because `prepack` and `dependencies` name it (npm runs `dependencies` after
+// installing the dev dependencies into its clone of a git dependency; a `prepare` script would make npm 11
+// warn on every tarball install). An installed tarball has dist/ built and no src/.
 if (!fs.existsSync(path.join(root, 'src'))) {
   console.log('No src/ here: dist/ comes built in the package, nothing to build.');
   process.exit(0);

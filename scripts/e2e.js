@@ -32,7 +32,7 @@ function installedMajor(packageJson) {
   }
 }
 
-/** `npm pack` (which builds through `prepare`) into .tmp/e2e; returns the tarball's path. */
+/** `npm pack` (which builds through `prepack`) into .tmp/e2e; returns the tarball's path. */
 function pack() {
   const outDir = path.join(tmp, 'e2e');
   fs.mkdirSync(outDir, { recursive: true });
@@ -45,7 +45,7 @@ function pack() {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  // Build output from `prepare` may precede the JSON.
+  // Build output from `prepack` may precede the JSON.
   const [{ filename }] = JSON.parse(output.slice(output.indexOf('[')));
   return path.join(outDir, path.basename(filename));
 }

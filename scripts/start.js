@@ -2,7 +2,10 @@
 // `npm start`: a complete demo on one machine with no device and no outside
 // service. Starts the device simulator, an MQTT broker (aedes) and Node-RED
 // with every example flow deployed (one tab each), pointed at both.
-// Ctrl-C stops all three.
+// Ctrl-C, SIGTERM or SIGHUP, sent to this script or to the npm that runs it,
+// stops all three. package.json runs it with `exec`: the shell npm starts is
+// replaced by node, so a signal npm passes on reaches this script rather than
+// a shell that would die without passing it on (SIGTERM) or sit on it (SIGINT).
 'use strict';
 const { execFileSync, spawn } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -46,8 +49,10 @@ function buildDemoFlows(examples, target) {
   const flows = [];
   const seenConfig = new Set();
   examples.forEach((example, index) => {
-    const tabId = example.nodes.find((node) => node.z)?.z ?? `demo-tab-${index + 1}`;
-    flows.push({ id: tabId, type: 'tab', label: example.title, disabled: false, info: '' });
+    // Each example file carries its named tab (so an import lands on it); one without gets its title.
+    const tab = example.nodes.find((node) => node.type === 'tab');
+    const tabId = tab?.id ?? example.nodes.find((node) => node.z)?.z ?? `demo-tab-${index + 1}`;
+    if (!tab) flows.push({ id: tabId, type: 'tab', label: example.title, disabled: false, info: '' });
     for (const original of example.nodes) {
       const node = { ...original };
       if (node.z === undefined) {
@@ -253,11 +258,57 @@ function userDirArgument(argv) {
   return dir;
 }
 
+/**
+ * How long Node-RED gets to stop its flows after SIGINT before it is killed, and how often this script
+ * checks that the process that started it is still there.
+ */
+const NODE_RED_STOP_MS = 10000;
+const PARENT_CHECK_MS = 500;
+
 async function main() {
   const claim = claimUserDir(root, userDirArgument(process.argv.slice(2)));
   const userDir = claim.dir;
   // Also on a crash: a lock left behind is taken over by the next run anyway, as its pid is gone.
   process.on('exit', claim.release);
+
+  // Everything started so far, stopped last-first. Whatever starts after the stop began is not started
+  // (each step below checks `stopping`) or dies with this process when the stop ends in process.exit.
+  const stoppers = [];
+  let stopping = false;
+  let nodeRed;
+  const stopAll = async () => {
+    while (stoppers.length > 0) {
+      try {
+        await stoppers.pop()();
+      } catch (error) {
+        console.error(`while stopping: ${error.message}`);
+      }
+    }
+  };
+  const shutdown = async (reason, exitCode = 0) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${reason}: stopping Node-RED, the MQTT broker and the simulator...`);
+    await stopAll();
+    console.log('Stopped.');
+    // Not waiting for the event loop to drain: a socket a browser keeps alive must not keep the demo up.
+    process.exit(exitCode);
+  };
+  const onSignal = (signal) => {
+    if (!stopping) return void shutdown(signal === 'SIGINT' ? 'Ctrl-C' : signal);
+    // A second signal while stopping: the user wants out now.
+    nodeRed?.kill('SIGKILL');
+    process.exit(1);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, onSignal);
+  // Run without `exec` (node scripts/start.js from another script or shell), a SIGTERM sent to npm
+  // kills the shell in between and never reaches this script: being left without the parent that
+  // started it is then the cue to stop.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void shutdown('npm start was stopped');
+  }, PARENT_CHECK_MS).unref();
+
   for (const { dir, holder } of claim.busy) {
     console.log(`${shownPath(dir)}/ is in use by another npm start (pid ${holder}).`);
   }
@@ -266,23 +317,15 @@ async function main() {
     console.log('dist/ is missing: building first (node scripts/build.js)');
     execFileSync(process.execPath, [path.join(root, 'scripts', 'build.js')], { stdio: 'inherit' });
   }
-  const stoppers = [];
-  let stopping = false;
-  const stopAll = async () => {
-    for (const stop of stoppers.reverse()) {
-      try {
-        await stop();
-      } catch (error) {
-        console.error(`while stopping: ${error.message}`);
-      }
-    }
-  };
 
   const simulator = await startSimulatorOnFreePort(8443);
   stoppers.push(() => simulator.close());
+  if (stopping) return;
   const broker = await startBroker(1883);
   stoppers.push(() => broker.close());
+  if (stopping) return;
   const uiPort = await freePort(1880);
+  if (stopping) return;
 
   const flows = buildDemoFlows(loadExamples(), {
     devicePort: simulator.port,
@@ -303,7 +346,7 @@ async function main() {
     flows,
   );
 
-  const nodeRed = spawn(
+  nodeRed = spawn(
     process.execPath,
     [path.join(root, 'node_modules', 'node-red', 'red.js'), '-u', userDir, '-s', settingsFile],
     { stdio: ['ignore', 'inherit', 'inherit'] },
@@ -318,33 +361,20 @@ async function main() {
   stoppers.push(async () => {
     if (nodeRedExited) return;
     nodeRed.kill('SIGINT');
-    const timer = setTimeout(() => nodeRed.kill('SIGKILL'), 10000);
+    const timer = setTimeout(() => nodeRed.kill('SIGKILL'), NODE_RED_STOP_MS);
     await nodeRedExit;
     clearTimeout(timer);
   });
-
-  const shutdown = async (reason) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${reason}: stopping Node-RED, the MQTT broker and the simulator...`);
-    await stopAll();
-    console.log('Stopped.');
-  };
-  process.on('SIGINT', () => void shutdown('Ctrl-C'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
   nodeRedExit.then(({ code, signal }) => {
-    if (stopping) return;
-    process.exitCode = code ?? 1;
-    void shutdown(`Node-RED exited (${signal ?? `code ${code}`})`);
+    if (!stopping) void shutdown(`Node-RED exited (${signal ?? `code ${code}`})`, code ?? 1);
   });
 
   try {
-    await waitForHttp(`http://127.0.0.1:${uiPort}/`, 60000, () => nodeRedExited);
+    await waitForHttp(`http://127.0.0.1:${uiPort}/`, 60000, () => nodeRedExited || stopping);
   } catch (error) {
     if (!stopping) {
       console.error(error.message);
-      process.exitCode = 1;
-      await shutdown('Startup failed');
+      await shutdown('Startup failed', 1);
     }
     return;
   }
@@ -355,7 +385,7 @@ async function main() {
       `  Node-RED editor    http://127.0.0.1:${uiPort}/   (one tab per example flow)`,
       `  Zones as JSON      http://127.0.0.1:${uiPort}/zones   and the map: /zones.svg`,
       `  Live room view     http://127.0.0.1:${uiPort}/dashboard/room   (Dashboard 2.0: zones, talker, active zone)`,
-      `  MQTT broker        mqtt://127.0.0.1:${broker.port}   (e.g. mosquitto_sub -p ${broker.port} -t 'rooms/#' -v)`,
+      `  MQTT broker        mqtt://127.0.0.1:${broker.port}   (watch it: npx mqtt sub -h 127.0.0.1 -p ${broker.port} -t 'rooms/#' -v)`,
       `  Device simulator   ${simulator.url}   (account general, blank password)`,
       `                     certificate SHA-256 ${simulator.fingerprint256}`,
       `  Change the zones   curl -k -X PUT ${simulator.url}/_simulator/zones -H 'content-type: application/json' -d '[]'`,

@@ -11,6 +11,7 @@ import { Aedes } from 'aedes';
 import { connectAsync, type MqttClient } from 'mqtt';
 import should from 'should';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
+import { TestCaller } from '../simulator/helpers';
 import type { NodeRedProcess } from '../support/node-red-process';
 import { nodeTypes } from '../support/node-types';
 import { probeUntil } from '../support/wait';
@@ -112,6 +113,39 @@ function countMatches(text: string, pattern: RegExp): number {
   return text.match(pattern)?.length ?? 0;
 }
 
+/** Whether the device's audio is muted, asked as any client would (the simulator hands out one token per account). */
+async function deviceMuted(simulator: DeviceSimulator): Promise<boolean> {
+  const caller = new TestCaller(simulator);
+  try {
+    const token = await caller.login('general', '');
+    const answer = await caller.call('GET', '/api/v1/audio', { token });
+    return (answer.json as { microphoneMute?: unknown }).microphoneMute === true;
+  } finally {
+    await caller.close();
+  }
+}
+
+/** The tab an example brings along, so an import lands on a tab of that name. */
+function tabOf(example: Example): FlowNode & { label?: unknown } {
+  const tabs = example.nodes.filter((node) => node.type === 'tab');
+  if (tabs.length !== 1) throw new Error(`${example.file} has ${tabs.length} tab nodes, not one`);
+  return tabs[0] as FlowNode;
+}
+
+/** Subscribes to `topic` and records the messages published from now on (not the retained ones it gets first). */
+async function watchLive(
+  port: number,
+  topic: string,
+): Promise<{ client: MqttClient; messages: ReceivedMessage[] }> {
+  const client = await connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0 });
+  const messages: ReceivedMessage[] = [];
+  client.on('message', (received, payload, packet) => {
+    if (!packet.retain) messages.push({ topic: received, payload: payload.toString('utf8'), retain: false });
+  });
+  await client.subscribeAsync(topic, { qos: 1 });
+  return { client, messages };
+}
+
 describe('example flows in a real Node-RED (end-to-end)', function () {
   this.timeout(240000);
 
@@ -195,6 +229,33 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     }
   });
 
+  it('brings each example on a named tab of its own', () => {
+    for (const example of examples) {
+      const tab = tabOf(example);
+      should(tab.label).be.a.String().and.not.be.empty();
+      should(example.nodes.filter((node) => node.z !== undefined && node.z !== tab.id)).eql([], example.file);
+    }
+  });
+
+  it('gives every example a Catch path for the errors of its device nodes', () => {
+    for (const example of examples) {
+      const deviceNodes = example.nodes.filter(
+        (node) => OUR_TYPES.includes(node.type) && node.z !== undefined,
+      );
+      if (deviceNodes.length === 0) continue;
+      const catches = example.nodes.filter((node) => node.type === 'catch');
+      const covering = catches.filter((node) => {
+        const scope = node.scope as string[] | null | undefined;
+        return !scope || deviceNodes.every((device) => scope.includes(device.id));
+      });
+      should(covering.length).be.above(0, `${example.file}: no Catch node covers every device node`);
+      for (const node of covering) {
+        const wires = (node.wires as string[][] | undefined) ?? [];
+        should(wires.flat().length).be.above(0, `${example.file}: its Catch node leads nowhere`);
+      }
+    }
+  });
+
   it('deploys every example flow pointed at the simulator and the broker', async () => {
     const flows = demo.buildDemoFlows(examples, {
       devicePort: simulator.port,
@@ -207,7 +268,9 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     const deployed = (await answer.json()) as FlowNode[];
     const usedTypes = new Set(deployed.map((node) => node.type));
     for (const type of OUR_TYPES) should(usedTypes.has(type)).be.true(`${type} deployed`);
-    should(deployed.filter((node) => node.type === 'tab')).have.length(examples.length);
+    should(
+      deployed.filter((node) => node.type === 'tab').map((tab) => (tab as { label?: string }).label),
+    ).eql(examples.map((example) => tabOf(example).label));
   });
 
   it('publishes each zone and the zone list retained on MQTT', async () => {
@@ -262,16 +325,38 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     should(await outside.json()).eql({ zone: null });
   });
 
+  it('answers 400 with the reason when x or y is missing or not a number', async () => {
+    for (const query of ['x=abc&y=1800', 'y=1800', 'x=0&y=', '']) {
+      const answer = await running().request(`/zones/at?${query}`);
+      should(answer.status).equal(400, query);
+      const body = (await answer.json()) as { error?: string };
+      should(body.error).match(/must be a number of millimetres/, query);
+    }
+  });
+
+  it('answers 502 with the reason and code when the device fails, through the Catch path of example 2', async () => {
+    simulator.setFault({ kind: 'status', status: 500, path: '/api/v1/room/zones' });
+    try {
+      const answer = await running().request('/zones');
+      should(answer.status).equal(502);
+      const body = (await answer.json()) as { error?: string; code?: string };
+      should(body.code).be.a.String().and.not.be.empty();
+      should(body.error).be.a.String().and.not.be.empty();
+    } finally {
+      simulator.setFault(null);
+    }
+  });
+
   it('switches the camera preset as the talker moves between zones, and back to the overview', async () => {
-    const presetLines = /\[debug:camera got preset\] "?(\d+)"?/g;
-    const presetFor = async (what: string): Promise<number> => {
-      const before = countMatches(running().output(), presetLines);
-      return probeUntil(`the camera preset for ${what}`, () => {
-        const presets = [...running().output().matchAll(presetLines)].map((match) => Number(match[1]));
-        return presets.length > before ? presets.at(-1) : undefined;
-      });
-    };
     const presetTopic = 'rooms/demo-room/camera/preset';
+    const live = await watchLive(brokerPort, presetTopic);
+    subscribers.push(live.client);
+    const presetFor = async (what: string): Promise<number> => {
+      const before = live.messages.length;
+      return probeUntil(`the camera preset for ${what}`, () =>
+        live.messages.length > before ? Number(live.messages.at(-1)?.payload) : undefined,
+      );
+    };
     const zones = simulatorZones(simulator) as Array<ZoneLike & { geometry: ZoneGeometry }>;
     const expected: Record<string, number> = { Presenter: 1, 'Audience left': 2, 'Audience right': 3 };
     for (const zone of zones) {
@@ -297,6 +382,8 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
       return payload;
     });
     should(retained).equal('0');
+    // Example 4's debug nodes write to the sidebar only: the talker's walk leaves the terminal alone.
+    should(countMatches(running().output(), /\[debug:camera/g)).equal(0);
   });
 
   it('publishes presence per zone and for the room, retained, as the talker moves', async () => {
@@ -344,9 +431,33 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
       ['GET', 200],
       ['PATCH', 200],
     ]);
+    await probeUntil('the device muted', async () => ((await deviceMuted(simulator)) ? true : undefined));
   });
 
-  it('reports a zone change once and clears the removed zone from the broker', async () => {
+  it('unmutes the device with the unmute beside the mute', async () => {
+    await fireInject(running(), findNode(examples, '05', 'mute').id);
+    await probeUntil('the device muted', async () => ((await deviceMuted(simulator)) ? true : undefined));
+    await fireInject(running(), findNode(examples, '05', 'unmute').id);
+    await probeUntil('the device unmuted', async () => ((await deviceMuted(simulator)) ? undefined : true));
+  });
+
+  it('hands a failed device request to the Catch path of example 5, not to the log as an error', async () => {
+    const errorsBefore = ourWarningsAndErrors(running().output()).length;
+    const failedRead = /\[debug:device error\].*GET \/api\/v1\/audio/g;
+    const linesBefore = countMatches(running().output(), failedRead);
+    simulator.setFault({ kind: 'status', status: 500, path: '/api/v1/audio' });
+    try {
+      await fireInject(running(), findNode(examples, '05', 'read audio').id);
+      await probeUntil('the failed read from the Catch path in the log', () =>
+        countMatches(running().output(), failedRead) > linesBefore ? true : undefined,
+      );
+    } finally {
+      simulator.setFault(null);
+    }
+    should(ourWarningsAndErrors(running().output())).have.length(errorsBefore);
+  });
+
+  it('reports a zone change once and clears the removed zone from the broker (examples 1, 3 and 8)', async () => {
     const [presenter, audienceLeft, audienceRight] = simulatorZones(simulator);
     const breakout = {
       types: ['Switching'],
@@ -357,6 +468,9 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     const live = await subscribeToRoom(brokerPort);
     subscribers.push(live.client);
     const liveStart = live.messages.length;
+    const presenceBase = 'rooms/demo-room/presence/zones';
+    const presence = await watchLive(brokerPort, `${presenceBase}/#`);
+    subscribers.push(presence.client);
     const noticeLines = /Zone configuration changed on the device/g;
     const noticesBefore = countMatches(running().output(), noticeLines);
 
@@ -367,6 +481,13 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
       live.messages.slice(liveStart).find((m) => m.topic === `${ROOM_TOPIC}/${audienceRight.id}`),
     );
     should(cleared.payload).equal('');
+    // Example 8 follows the device's change at once, or at its next read a minute later at the latest.
+    const presenceCleared = await probeUntil(
+      "an empty message on the removed zone's presence topic",
+      () => presence.messages.find((m) => m.topic === `${presenceBase}/${audienceRight.id}`),
+      70000,
+    );
+    should(presenceCleared.payload).equal('');
     // Example 3 polls every 10 s: its notice follows within one interval.
     await probeUntil(
       'the change notice in the log',
@@ -407,6 +528,21 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     should([...latestByTopic(late.messages).keys()].sort()).eql(
       [ROOM_TOPIC, ...[presenter, audienceLeft, breakout].map((zone) => `${ROOM_TOPIC}/${zone.id}`)].sort(),
     );
+    const currentPresence = [presenter, audienceLeft, breakout]
+      .map((zone) => `${presenceBase}/${zone.id}`)
+      .sort();
+    let latePresence: string[] = [];
+    await probeUntil('the retained presence topics of the current zones only', async () => {
+      const client = await connectAsync(`mqtt://127.0.0.1:${brokerPort}`, { reconnectPeriod: 0 });
+      const topics = new Set<string>();
+      client.on('message', (topic) => topics.add(topic));
+      await client.subscribeAsync(`${presenceBase}/#`, { qos: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await client.endAsync();
+      latePresence = [...topics].sort();
+      return latePresence.join() === currentPresence.join() ? true : undefined;
+    }).catch(() => undefined);
+    should(latePresence).eql(currentPresence);
   });
 
   it('logs no warning or error from this package or its example flows', () => {

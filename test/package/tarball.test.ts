@@ -98,9 +98,16 @@ describe('the npm package contents', () => {
     for (const document of ['README.md', 'LICENSE', 'CHANGELOG.md']) shouldShip(document);
   });
 
-  it('ships every file a script that npm runs when installing the package (from git too) names', () => {
-    // npm runs these for whoever installs the package; the others only in a clone of the repository.
-    const installScripts = ['preinstall', 'install', 'postinstall', 'prepare'];
+  it('has no script that npm 11 lists as an install script, so a tarball install warns of none', () => {
+    // npm 11 warns "install scripts not yet covered by allowScripts" for these (for `prepare` when the
+    // package does not come from the registry, as a tarball does), even though it never runs `prepare` then.
+    const warnedAbout = ['preinstall', 'install', 'postinstall', 'prepare'];
+    should(warnedAbout.filter((event) => packageJson.scripts?.[event] !== undefined)).eql([]);
+  });
+
+  it('ships every file a script that npm runs when packing or installing the package (from git too) names', () => {
+    // `dependencies` runs after npm install in the clone npm makes of a git dependency, `prepack` on pack.
+    const installScripts = ['preinstall', 'install', 'postinstall', 'prepare', 'prepack', 'dependencies'];
     for (const event of installScripts) {
       const command = packageJson.scripts?.[event];
       if (command === undefined) continue;
