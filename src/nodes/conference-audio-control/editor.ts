@@ -61,7 +61,7 @@ function showValueField(action: ActionChoice) {
   input.typedInput('value', value);
 }
 
-RED.nodes.registerType<ControlProperties>(TYPE, {
+RED.nodes.registerType<ControlProperties>('conference-audio-control', {
   ...paletteEntry<ControlProperties>(t, { inputs: 1, outputs: 1, icon: 'conference-audio-control.svg' }),
   defaults: {
     name: { value: '' },

@@ -95,5 +95,5 @@ export = (RED: NodeAPI) => {
     );
   }
 
-  RED.nodes.registerType(TYPE, ControlNode);
+  RED.nodes.registerType('conference-audio-control', ControlNode);
 };
