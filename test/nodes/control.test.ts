@@ -1,6 +1,8 @@
 import { inspect } from 'node:util';
 import should from 'should';
 import { DEVICE_PATHS } from '../../src/api/protocol';
+import { checkConfiguredAction } from '../../src/nodes/conference-audio-control/definition';
+import { readAudioInterval } from '../../src/nodes/conference-audio-device/definition';
 import type { DeviceSimulator } from '../../src/simulator';
 import {
   allLogText,
@@ -216,7 +218,9 @@ describe('device control node (conference-audio-control)', () => {
       await load(fixed('microphoneMute', 'true', 'bool'));
       await send();
       const calls = (helper.getNode(NODE).status as unknown as { args: Array<[{ text?: string }]> }).args;
-      should(calls.at(-1)?.[0].text).startWith('microphoneMute · done');
+      should(calls.at(-1)?.[0].text).startWith(
+        `${translate('conference-audio-control.actions.microphoneMute')} · done`,
+      );
     });
 
     it('calls done once per input', async () => {
@@ -377,5 +381,44 @@ describe('device control node (conference-audio-control)', () => {
       await send();
       should(caught().code).equal('INVALID_CONFIG');
     });
+  });
+});
+
+describe('device control definition: the dialog refuses what an input would', () => {
+  it('takes a configured value that fits its action', () => {
+    should(checkConfiguredAction('volume', 'up', 'str')).be.undefined();
+    should(checkConfiguredAction('microphoneMute', 'toggle', 'str')).be.undefined();
+    should(checkConfiguredAction('audio', '{"speakerTrebleLevel": 60}', 'json')).be.undefined();
+  });
+
+  it('names what the action takes for a value that does not fit', () => {
+    should(checkConfiguredAction('volume', 'sideways', 'str')).match(/"up" or "down"/);
+    should(checkConfiguredAction('audio', '{"speakerVolume": 3}', 'json')).match(/speakerVolume/);
+  });
+
+  it('refuses a JSON value that does not parse and an unknown action', () => {
+    should(checkConfiguredAction('audio', '{speaker', 'json')).match(/JSON/);
+    should(checkConfiguredAction('explode', '', 'str')).match(/msg/);
+  });
+
+  it('checks no value for the actions without one and for "set by msg"', () => {
+    should(checkConfiguredAction('identify', 'anything', 'str')).be.undefined();
+    should(checkConfiguredAction('msg', '{', 'json')).be.undefined();
+  });
+});
+
+describe('device definition: the audio interval', () => {
+  it('is 2 s when absent or blank, as in a flow saved before the setting', () => {
+    should(readAudioInterval(undefined)).eql({ ok: true, value: 2 });
+    should(readAudioInterval('')).eql({ ok: true, value: 2 });
+  });
+
+  it('takes 0 to 60 seconds', () => {
+    should(readAudioInterval(0)).eql({ ok: true, value: 0 });
+    should(readAudioInterval('60')).eql({ ok: true, value: 60 });
+  });
+
+  it('refuses more than 60, less than 0 and what is not a decimal number', () => {
+    for (const value of [61, '-1', '0x10', 'soon']) should(readAudioInterval(value).ok).be.false();
   });
 });

@@ -84,7 +84,7 @@ export = (RED: NodeAPI) => {
             this.status({
               fill: 'green',
               shape: 'dot',
-              text: t('status.done', { action: result.action, time: clockTime(new Date()) }),
+              text: t('status.done', { action: t(`actions.${result.action}`), time: clockTime(new Date()) }),
             });
             send(msg);
             done();
