@@ -18,6 +18,10 @@ export const ERROR_CODES = [
   'INVALID_CONFIG',
   'INVALID_INPUT',
   'CLOSED',
+  /** The device's firmware is too old (or, for a field since removed, too new) for a field or an action. */
+  'UNSUPPORTED_FIRMWARE',
+  /** The device cannot do it now, for a reason it gives (calibrating with a speaker bar unplugged). */
+  'DEVICE_BUSY',
 ] as const;
 
 export type DeviceErrorCode = (typeof ERROR_CODES)[number];

@@ -1,25 +1,12 @@
-/**
- * The error codes control needs beyond those src/errors.ts lists today. When `ERROR_CODES` there gains
- * them, `ControlErrorCode` becomes `DeviceErrorCode` and the cast in `controlError` goes; callers do not
- * change.
- */
+/** How control builds its DeviceErrors, and the HTTP details a reclassified refusal keeps. */
 import { DeviceError, type DeviceErrorCode, type DeviceErrorDetails } from '../errors';
 
-export const CONTROL_ERROR_CODES = [
-  /** The device's firmware is too old (or, for a field since removed, too new) for a field or an action. */
-  'UNSUPPORTED_FIRMWARE',
-  /** The device cannot do it now, for a reason it gives (calibrating with a speaker bar unplugged). */
-  'DEVICE_BUSY',
-] as const;
-
-export type ControlErrorCode = DeviceErrorCode | (typeof CONTROL_ERROR_CODES)[number];
-
 export function controlError(
-  code: ControlErrorCode,
+  code: DeviceErrorCode,
   message: string,
   details: DeviceErrorDetails = {},
 ): DeviceError {
-  return new DeviceError(code as DeviceErrorCode, message, details);
+  return new DeviceError(code, message, details);
 }
 
 export function invalidInput(message: string): DeviceError {

@@ -27,7 +27,7 @@ export {
   isAudioFieldName,
 } from './audio-fields';
 export { changedFields } from './changes';
-export { CONTROL_ERROR_CODES, type ControlErrorCode, controlError } from './errors';
+export { controlError } from './errors';
 export { applyChangeEvent, type EventOutcome } from './events';
 export { compareFirmware, type FirmwareVersion, formatFirmware, parseFirmwareVersion } from './firmware';
 export { activeProfile, findProfile, profileNotFound, type RoomProfile, readProfiles } from './profiles';

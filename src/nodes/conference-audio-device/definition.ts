@@ -4,6 +4,8 @@
  * an imported node without some properties gets. Imported by the runtime and by the editor.
  */
 import { DEVICE_DEFAULTS } from '../../api/settings-rules';
+import { DEFAULT_AUDIO_INTERVAL_SECONDS, MAX_AUDIO_INTERVAL_SECONDS } from '../../device/state-settings';
+import { readNonNegative, type Setting } from '../plain/node-settings';
 
 export const TYPE = 'conference-audio-device';
 
@@ -18,4 +20,13 @@ export const IMPORT_DEFAULTS = {
   clientId: DEVICE_DEFAULTS.clientId,
   vendor: DEVICE_DEFAULTS.vendor,
   timeout: DEVICE_DEFAULTS.timeoutSeconds,
+  audioInterval: DEFAULT_AUDIO_INTERVAL_SECONDS,
 } as const;
+
+/**
+ * Seconds between two reads of the audio settings (they are never announced): 0 to 60, 0 reads them only
+ * after a deploy and after each write; blank or absent (a flow from before this setting) is the default.
+ */
+export function readAudioInterval(value: unknown): Setting<number> {
+  return readNonNegative(value, DEFAULT_AUDIO_INTERVAL_SECONDS, 'Audio interval', MAX_AUDIO_INTERVAL_SECONDS);
+}

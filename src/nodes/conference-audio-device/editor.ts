@@ -15,9 +15,12 @@ import {
   validator,
   whileWaiting,
 } from '../editor-common';
-import { IMPORT_DEFAULTS, TYPE } from './definition';
+import { IMPORT_DEFAULTS, readAudioInterval, TYPE } from './definition';
 
-type DeviceProperties = { name: string } & Record<DeviceProperty, string | number>;
+type DeviceProperties = { name: string; audioInterval: string | number } & Record<
+  DeviceProperty,
+  string | number
+>;
 
 interface TestAnswer {
   ok: boolean;
@@ -218,6 +221,10 @@ RED.nodes.registerType<DeviceProperties, { password: string }>('conference-audio
     fingerprint: { value: '', validate: deviceValidator('fingerprint') },
     ca: { value: '', validate: deviceValidator('ca') },
     timeout: { value: DEVICE_DEFAULTS.timeoutSeconds, validate: deviceValidator('timeout') },
+    audioInterval: {
+      value: IMPORT_DEFAULTS.audioInterval,
+      validate: validator((value) => (readAudioInterval(value).ok ? undefined : t('errors.audioInterval'))),
+    },
   },
   credentials: {
     password: { type: 'password' },

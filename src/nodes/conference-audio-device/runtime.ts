@@ -17,6 +17,7 @@ import {
   type StatusView,
   statusMessage,
 } from '../plain/status';
+import { readAudioInterval } from './definition';
 
 /** What this node reads from settings.js. */
 interface DeviceSettings {
@@ -37,6 +38,7 @@ interface DeviceConfigDef extends NodeDef {
   fingerprint?: string;
   ca?: string;
   timeout?: number | string;
+  audioInterval?: number | string;
 }
 
 interface DeviceCredentials {
@@ -81,6 +83,8 @@ export = (RED: NodeAPI) => {
 
     try {
       const settings = deviceSettingsFromProperties(def);
+      const audioInterval = readAudioInterval(def.audioInterval);
+      if (!audioInterval.ok) throw new DeviceError('INVALID_CONFIG', audioInterval.reason);
       this.deviceAddress = { host: settings.host, port: settings.port };
       connection = new DeviceConnection({
         owner: this.id,
@@ -92,6 +96,7 @@ export = (RED: NodeAPI) => {
           globalContext: this.context().global,
         }),
         streamIdleTimeoutMs: streamIdleTimeoutMs(),
+        audioIntervalSeconds: audioInterval.value,
       });
     } catch (error) {
       unusable = isDeviceError(error)

@@ -1,0 +1,99 @@
+import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
+import { runControlAction } from '../../control/runner';
+import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
+import { errorCode, errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
+import { clockTime } from '../plain/status';
+import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
+import { isActionChoice, MESSAGE_ACTION, readConfiguredValue, TYPE, VALUE_FIELDS } from './definition';
+
+interface ControlDef extends NodeDef {
+  device?: string;
+  action?: string;
+  value?: unknown;
+  valueType?: string;
+}
+
+type ControlMessage = NodeMessageInFlow & Record<string, unknown>;
+
+/**
+ * The `conference-audio-control` node: one input runs one action through src/control's runner on the
+ * device's shared state, and sends one message with the resource read back. Glue only: the runner checks,
+ * writes and reads.
+ */
+export = (RED: NodeAPI) => {
+  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
+  const localise = errorLocaliser(RED);
+
+  function ControlNode(this: DeviceUser, def: ControlDef) {
+    RED.nodes.createNode(this, def);
+    const configured = isActionChoice(def.action) ? def.action : undefined;
+    if (configured === undefined) this.warn(t('errors.action', { action: String(def.action) }));
+    const takesValue = configured !== undefined && VALUE_FIELDS[configured] !== undefined;
+    const configuredValue = takesValue ? readConfiguredValue(def.value, def.valueType) : undefined;
+    if (configuredValue?.ok === false) this.warn(t('errors.value', { reason: configuredValue.reason }));
+
+    const device = useDevice(RED, this, def.device, t('status.noDevice'));
+    if (device) {
+      // The state stays read (and audio polled) while a control node is deployed: a toggle can use it.
+      subscribeAfterDeploy(
+        this,
+        (keep) => keep(device.connection().state.retain()),
+        // An unusable config node says so itself, and each input reports it to a Catch node.
+        () => undefined,
+      );
+    }
+
+    /** The action and value one message asks for: the node's, or with "set by msg" the message's. */
+    function requested(msg: ControlMessage): { action: unknown; value: unknown } {
+      if (configured === undefined) throw invalidInput(t('errors.action', { action: String(def.action) }));
+      if (configured === MESSAGE_ACTION) return { action: msg.action, value: msg.payload };
+      if (configuredValue?.ok === false) throw invalidInput(configuredValue.reason);
+      return { action: configured, value: configuredValue?.value };
+    }
+
+    this.on(
+      'input',
+      (
+        input: NodeMessageInFlow,
+        send: (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void,
+        done: (err?: Error) => void,
+      ) => {
+        const msg = input as ControlMessage;
+        const fail = (error: unknown) => {
+          if (device) this.status(device.faultStatus(errorCode(error)));
+          done(toNodeError(error, localise));
+        };
+        let run: Promise<Awaited<ReturnType<typeof runControlAction>>>;
+        try {
+          if (!device) throw noDeviceError();
+          const { action, value } = requested(msg);
+          const connection = device.connection();
+          run = runControlAction(connection.client, action, value, connection.state, {
+            toggleFreshMs: connection.state.audioIntervalMs,
+          });
+        } catch (error) {
+          fail(error);
+          return;
+        }
+        run.then(
+          (result) => {
+            msg.payload = result.payload;
+            if (result.previous === undefined) delete msg.previous;
+            else msg.previous = result.previous;
+            msg.action = result.action;
+            this.status({
+              fill: 'green',
+              shape: 'dot',
+              text: t('status.done', { action: t(`actions.${result.action}`), time: clockTime(new Date()) }),
+            });
+            send(msg);
+            done();
+          },
+          (error: unknown) => fail(error),
+        );
+      },
+    );
+  }
+
+  RED.nodes.registerType('conference-audio-control', ControlNode);
+};

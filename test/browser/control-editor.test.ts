@@ -1,0 +1,186 @@
+/**
+ * The device control node's dialog in a real Node-RED and Chromium (issue 19 item 8): the action list from
+ * src/control, the value field that fits each action, and the confirmation before calibrate is chosen.
+ */
+import fs from 'node:fs';
+import type { Page } from 'playwright-core';
+import should from 'should';
+import {
+  ACTION_CHOICES,
+  type ActionChoice,
+  VALUE_FIELDS,
+} from '../../src/nodes/conference-audio-control/definition';
+import { type DeviceSimulator, startSimulator } from '../../src/simulator';
+import { catalogueFile } from '../support/node-types';
+import {
+  type Browser,
+  cleanUpAll,
+  describeProblem,
+  launchBrowser,
+  type NodeRed,
+  startNodeRed,
+} from './harness';
+
+const TYPE = 'conference-audio-control';
+const TAB = 'control-tab';
+const CONTROL = 'control-node';
+
+function texts(): { actions: Record<ActionChoice, string>; confirm: { calibrate: string } } {
+  return JSON.parse(fs.readFileSync(catalogueFile(TYPE, 'en-US'), 'utf8'))[TYPE];
+}
+
+function flows(port: number): unknown[] {
+  return [
+    { id: TAB, type: 'tab', label: 'Device control' },
+    {
+      id: 'control-device',
+      type: 'conference-audio-device',
+      name: 'room',
+      host: '127.0.0.1',
+      port,
+      account: 'general',
+      tls: 'insecure',
+      timeout: 10,
+      audioInterval: 0,
+    },
+    {
+      id: CONTROL,
+      type: TYPE,
+      z: TAB,
+      device: 'control-device',
+      action: 'microphoneMute',
+      value: 'true',
+      valueType: 'bool',
+      x: 240,
+      y: 120,
+      wires: [[]],
+    },
+  ];
+}
+
+/** What the dialog shows for the value: whether the row is visible, and the typed input's state. */
+interface ValueShown {
+  visible: boolean;
+  types: string[];
+  words: string[] | null;
+  type: string;
+  value: string;
+}
+
+describe('the device control dialog (real Node-RED and Chromium)', function () {
+  this.timeout(120_000);
+  let simulator: DeviceSimulator | undefined;
+  let nodeRed: NodeRed | undefined;
+  let browser: Browser | undefined;
+
+  before(async () => {
+    simulator = await startSimulator({ port: 0 });
+    nodeRed = await startNodeRed({ waitForTypes: ['conference-audio-device', TYPE] });
+    browser = await launchBrowser();
+    await nodeRed.adminJson('POST', '/flows', flows(simulator.port));
+    const p = page();
+    await p.goto(nodeRed.url);
+    const node = p.locator('#red-ui-workspace-chart g.red-ui-flow-node-group', {
+      hasText: texts().actions.microphoneMute,
+    });
+    await node.waitFor();
+    await node.dblclick();
+    await p.locator('#node-input-action').waitFor();
+  });
+
+  after(async () => {
+    await cleanUpAll([
+      browser?.close,
+      nodeRed?.stop,
+      simulator === undefined ? undefined : () => simulator?.close() ?? Promise.resolve(),
+    ]);
+  });
+
+  function page(): Page {
+    if (browser === undefined) throw new Error('the browser did not start');
+    return browser.page;
+  }
+
+  function valueShown(): Promise<ValueShown> {
+    return page().evaluate(() => {
+      const input = $('#node-input-value');
+      const widget = input.typedInput('instance' as 'type') as unknown as {
+        typeList: Array<{ value: string; options?: string[] }>;
+      };
+      const words = widget.typeList.find((type) => type.value === 'str')?.options ?? null;
+      return {
+        visible: $('#conference-audio-control-value-row').is(':visible'),
+        types: widget.typeList.map((type) => type.value),
+        words,
+        type: input.typedInput('type'),
+        value: input.typedInput('value'),
+      };
+    });
+  }
+
+  it('lists every action of the control model and "set by msg", in the catalogue’s words', async () => {
+    const options = page().locator('#node-input-action option');
+    should(await options.evaluateAll((all) => all.map((option) => (option as HTMLOptionElement).value))).eql([
+      ...ACTION_CHOICES,
+    ]);
+    should(await options.allTextContents()).eql(ACTION_CHOICES.map((action) => texts().actions[action]));
+  });
+
+  for (const action of ACTION_CHOICES.filter((choice) => choice !== 'calibrate')) {
+    const field = VALUE_FIELDS[action];
+    const shows =
+      field === undefined
+        ? 'hides the value'
+        : `offers ${field.types.join(', ')}${field.words ? ` (${field.words.join(', ')})` : ''}`;
+    it(`${action}: ${shows}`, async () => {
+      await page().locator('#node-input-action').selectOption(action);
+      const shown = await valueShown();
+      should(shown.visible).equal(field !== undefined);
+      if (field === undefined) return;
+      should(shown.types).eql([...field.types]);
+      should(shown.words).eql(field.words === undefined ? null : [...field.words]);
+      should(field.types).containEql(shown.type);
+      if (shown.type === 'str' && field.words !== undefined) should(field.words).containEql(shown.value);
+    });
+  }
+
+  it('asks before calibrate is chosen, and keeps the action when the answer is no', async () => {
+    const p = page();
+    await p.locator('#node-input-action').selectOption('volume');
+    let asked = '';
+    p.once('dialog', (dialog) => {
+      asked = dialog.message();
+      void dialog.dismiss();
+    });
+    await p.locator('#node-input-action').selectOption('calibrate');
+    should(asked).equal(texts().confirm.calibrate);
+    should(await p.locator('#node-input-action').inputValue()).equal('volume');
+    should((await valueShown()).visible).be.true();
+  });
+
+  it('chooses calibrate, with no value, when the answer is yes', async () => {
+    const p = page();
+    p.once('dialog', (dialog) => void dialog.accept());
+    await p.locator('#node-input-action').selectOption('calibrate');
+    should(await p.locator('#node-input-action').inputValue()).equal('calibrate');
+    should((await valueShown()).visible).be.false();
+  });
+
+  it('saves the action with the value and type of its field', async () => {
+    const p = page();
+    await p.locator('#node-input-action').selectOption('soundLocationAlgorithm');
+    await p.evaluate(() => $('#node-input-value').typedInput('value', 'TDOA'));
+    await p.locator('#node-dialog-ok').click();
+    const saved = await p.evaluate((id) => {
+      const red = (window as unknown as { RED: { nodes: { node(id: string): Record<string, unknown> } } })
+        .RED;
+      const node = red.nodes.node(id);
+      return { action: node.action, value: node.value, valueType: node.valueType, valid: node.valid };
+    }, CONTROL);
+    should(saved).eql({ action: 'soundLocationAlgorithm', value: 'TDOA', valueType: 'str', valid: true });
+  });
+
+  it('leaves no error in the editor', () => {
+    should((browser?.problems ?? []).map(describeProblem)).eql([]);
+  });
+});
