@@ -18,6 +18,8 @@ export interface ActiveZoneOptions {
   releaseMs: number;
 }
 
+export type ActiveZoneTiming = Pick<ActiveZoneOptions, 'holdMs' | 'releaseMs'>;
+
 export interface TimedReading {
   /** When the reading arrived, in ms (Date.now() in the node, any clock in tests). */
   at: number;
@@ -56,6 +58,18 @@ export function zoneTypesOf(zones: readonly Zone[]): string[] {
   return [...new Set(zones.flatMap((zone) => zone.types))];
 }
 
+/** The timing the tracker works with: a bad value is refused, a release below MIN_RELEASE_MS raised. */
+function checkedTiming(timing: ActiveZoneTiming): ActiveZoneTiming {
+  for (const key of ['holdMs', 'releaseMs'] as const) {
+    const value = timing[key];
+    if (!(Number.isFinite(value) && value >= 0)) {
+      throw new RangeError(`${key} must be a number >= 0, got ${String(value)}`);
+    }
+  }
+  // Raised, not refused: the tracker must work whatever it is given; the node tells the user.
+  return { holdMs: timing.holdMs, releaseMs: Math.max(timing.releaseMs, MIN_RELEASE_MS) };
+}
+
 export class ActiveZoneTracker<Z extends Zone = Zone> {
   readonly #options: ActiveZoneOptions;
   #zones: Z[] = [];
@@ -72,14 +86,16 @@ export class ActiveZoneTracker<Z extends Zone = Zone> {
   #decidingReading: TimedReading | undefined;
 
   constructor(options: ActiveZoneOptions) {
-    for (const key of ['holdMs', 'releaseMs'] as const) {
-      const value = options[key];
-      if (!(Number.isFinite(value) && value >= 0)) {
-        throw new RangeError(`${key} must be a number >= 0, got ${String(value)}`);
-      }
-    }
-    // Raised, not refused: the tracker must work whatever it is given; the node tells the user.
-    this.#options = { ...options, releaseMs: Math.max(options.releaseMs, MIN_RELEASE_MS) };
+    this.#options = { zoneType: options.zoneType, ...checkedTiming(options) };
+  }
+
+  /**
+   * New hold and release (the device's own timing changed), taken from now on: the active zone, a wait
+   * for the hold and the time since the talker was last heard are kept. A release that is due under the
+   * new timing comes with the next `tick` or reading (`nextDeadline` tells when).
+   */
+  setTiming(timing: ActiveZoneTiming): void {
+    Object.assign(this.#options, checkedTiming(timing));
   }
 
   /** The answer now, as the last change told it (for an input that asks again). */

@@ -1,6 +1,7 @@
 export {
   type ActiveZoneChange,
   type ActiveZoneOptions,
+  type ActiveZoneTiming,
   ActiveZoneTracker,
   ANY_ZONE_TYPE,
   hasZoneType,

@@ -9,8 +9,10 @@ import {
   ACTIVE_ZONE_DEFAULTS,
   readHold,
   readRelease,
+  readTiming,
   releaseInMs,
 } from '../../src/nodes/conference-audio-active-zone/definition';
+import { readDeviceSwitching } from '../../src/nodes/conference-audio-active-zone/device-switching';
 import type { DeviceSimulator } from '../../src/simulator';
 import { activeZoneNodeDef, deviceConfig, helper, nodeModules, tab, useSimulator } from './support';
 
@@ -77,5 +79,43 @@ describe('active zone: hold and release in milliseconds', () => {
       await deploy({ release: 3_000_000 });
       should(warnings('n-active')).match(new RegExp(`Release must be at most ${MAX_TIMER_SECONDS}\\b`));
     });
+  });
+});
+
+describe('active zone: timing and the device switching defaults', () => {
+  const own = { holdMs: 1000, releaseMs: 5000 };
+
+  it('reads timing node or device, and the default node for a flow saved without it or with unknown text', () => {
+    should(readTiming('device')).equal('device');
+    should(readTiming('node')).equal('node');
+    should(readTiming(undefined)).equal(ACTIVE_ZONE_DEFAULTS.timing);
+    should(readTiming('Device')).equal('node');
+  });
+
+  it("takes the device's zonesTriggerWaitTime as the hold and switchToDefaultWaitTime as the release", () => {
+    const switching = {
+      cameraSwitcherDefaults: {
+        defaultCameraInputPort: 'USB1',
+        zonesTriggerWaitTime: 800,
+        switchToDefaultWaitTime: 4000,
+      },
+    };
+    should(readDeviceSwitching(switching, own)).eql({
+      timing: { holdMs: 800, releaseMs: 4000 },
+      problems: [],
+      defaultCameraInput: 'USB1',
+    });
+  });
+
+  it("keeps the node's own value where the device gives none or one that is no delay, naming the problem", () => {
+    const read = readDeviceSwitching({ cameraSwitcherDefaults: { switchToDefaultWaitTime: -5 } }, own);
+    should(read.timing).eql(own);
+    should(read.problems).have.length(1);
+    should(read.problems[0]).match(/switchToDefaultWaitTime/);
+    should(read.defaultCameraInput).be.null();
+  });
+
+  it('gives no timing and no default input for a device without switching defaults', () => {
+    should(readDeviceSwitching({}, own)).eql({ timing: undefined, problems: [], defaultCameraInput: null });
   });
 });

@@ -235,6 +235,30 @@ describe('zones/active-zone', () => {
     should(active.nextDeadline()).equal(MIN_RELEASE_MS);
   });
 
+  it('takes a new timing without losing the active zone: the release counts from the last reading heard', () => {
+    const active = tracker({ holdMs: 0, releaseMs: 5000 });
+    active.observe({ at: 0, location: at(500) });
+    active.setTiming({ holdMs: 0, releaseMs: 2000 });
+    should(active.current.zone?.id).equal('left');
+    should(active.nextDeadline()).equal(2000);
+    should(active.tick(2000)?.zone).be.null();
+  });
+
+  it('takes a new hold for a zone the talker is already waiting in', () => {
+    const active = tracker({ holdMs: 5000 });
+    active.observe({ at: 0, location: at(500) });
+    active.setTiming({ holdMs: 400, releaseMs: 5000 });
+    should(active.observe({ at: 400, location: at(500) })?.zone?.id).equal('left');
+  });
+
+  it('raises a new release below MIN_RELEASE_MS and refuses a negative one', () => {
+    const active = tracker({ holdMs: 0 });
+    active.observe({ at: 0, location: at(500) });
+    active.setTiming({ holdMs: 0, releaseMs: 0 });
+    should(active.nextDeadline()).equal(MIN_RELEASE_MS);
+    should(() => active.setTiming({ holdMs: 0, releaseMs: -1 })).throw(/releaseMs/);
+  });
+
   it('refuses a negative hold or release', () => {
     should(() => new ActiveZoneTracker({ zoneType: 'any', holdMs: -1, releaseMs: 0 })).throw(/holdMs/);
     should(() => new ActiveZoneTracker({ zoneType: 'any', holdMs: 0, releaseMs: Number.NaN })).throw(

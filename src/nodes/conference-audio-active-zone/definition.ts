@@ -13,9 +13,18 @@ import { readNonNegative, type Setting } from '../plain/node-settings';
 
 export const TYPE = 'conference-audio-active-zone';
 
+/**
+ * Where hold and release come from: `node`, as set on the node; `device`, the device's own camera switching
+ * timing (`zonesTriggerWaitTime` and `switchToDefaultWaitTime`), followed when it changes.
+ */
+export const TIMING_CHOICES = ['node', 'device'] as const;
+export type Timing = (typeof TIMING_CHOICES)[number];
+
 export const ACTIVE_ZONE_DEFAULTS = {
   /** The zone type the device's camera switching uses. */
   zoneType: 'Switching',
+  /** Also what a flow saved before `timing` existed gets: it keeps the timing it had. */
+  timing: 'node' satisfies Timing,
   holdMs: 1000,
   releaseMs: 5000,
   /** What the editor saves with every node: `release` is in milliseconds. */
@@ -35,6 +44,11 @@ export function releaseUnitOf(releaseUnit: unknown): ReleaseUnit {
 /** The zone type to follow: the configured text, trimmed, or the default when blank. */
 export function readZoneType(value: unknown): string {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : ACTIVE_ZONE_DEFAULTS.zoneType;
+}
+
+/** The timing choice: one of TIMING_CHOICES, else (absent, or unknown text) the default. */
+export function readTiming(value: unknown): Timing {
+  return TIMING_CHOICES.find((choice) => choice === value) ?? ACTIVE_ZONE_DEFAULTS.timing;
 }
 
 export function readHold(value: unknown): Setting<number> {

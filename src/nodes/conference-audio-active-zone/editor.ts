@@ -4,7 +4,10 @@ import {
   ACTIVE_ZONE_DEFAULTS,
   isDelayMs,
   MAX_DELAY_MS,
+  readTiming,
   releaseInMs,
+  TIMING_CHOICES,
+  type Timing,
   TYPE,
   ZONE_TYPE_SUGGESTIONS,
 } from './definition';
@@ -15,6 +18,7 @@ interface ActiveZoneProperties extends NamedProperties {
   hold: number | string;
   release: number | string;
   releaseUnit: string;
+  timing: Timing;
   topic: string;
 }
 
@@ -50,6 +54,7 @@ RED.nodes.registerType<ActiveZoneProperties>('conference-audio-active-zone', {
     hold: { value: ACTIVE_ZONE_DEFAULTS.holdMs, required: true, validate: delayMs },
     release: { value: ACTIVE_ZONE_DEFAULTS.releaseMs, required: true, validate: delayMs },
     releaseUnit: { value: ACTIVE_ZONE_DEFAULTS.releaseUnit },
+    timing: { value: ACTIVE_ZONE_DEFAULTS.timing },
     topic: { value: '' },
   },
   oneditprepare() {
@@ -59,5 +64,17 @@ RED.nodes.registerType<ActiveZoneProperties>('conference-audio-active-zone', {
       if (zoneType === ANY_ZONE_TYPE) option.attr('label', t('label.anyType'));
       suggestions.append(option);
     }
+    const timing = $('#node-input-timing').empty();
+    for (const choice of TIMING_CHOICES) {
+      timing.append(
+        $('<option>')
+          .val(choice)
+          .text(t(`timing.${choice}`)),
+      );
+    }
+    // The device's timing replaces hold and release: their fields would only mislead.
+    const showDelays = () => $('.conference-audio-node-timing').toggle(readTiming(timing.val()) === 'node');
+    timing.val(readTiming(this.timing)).on('change', showDelays);
+    showDelays();
   },
 });

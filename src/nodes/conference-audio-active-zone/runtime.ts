@@ -1,10 +1,13 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { MAX_TIMER_MS } from '../../api/settings-rules';
+import type { GroupState } from '../../control';
 import type { StreamCondition } from '../../device/stream-hub';
 import { streamErrorReporter } from '../../device/stream-status';
 import {
   type ActiveZoneChange,
+  type ActiveZoneTiming,
   ActiveZoneTracker,
+  type CameraInput,
   hasZoneType,
   MIN_RELEASE_MS,
   readSoundLocation,
@@ -19,7 +22,8 @@ import { CoalescedStatus } from '../lib/coalesced-status';
 import { joinTopic, nodeTopicNames } from '../lib/topic';
 import { withNote } from '../plain/status';
 import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
-import { readHold, readRelease, readZoneType, TYPE } from './definition';
+import { readHold, readRelease, readTiming, readZoneType, TYPE } from './definition';
+import { readDeviceSwitching, zoneCameraInput } from './device-switching';
 
 interface ActiveZoneDef extends NodeDef {
   device?: string;
@@ -28,6 +32,8 @@ interface ActiveZoneDef extends NodeDef {
   release?: number | string;
   /** `ms`, or absent for a flow saved with `release` in seconds (./definition.ts). */
   releaseUnit?: string;
+  /** `node` or `device` (./definition.ts); absent in flows saved before it existed. */
+  timing?: string;
   topic?: string;
 }
 
@@ -52,11 +58,10 @@ export = (RED: NodeAPI) => {
     // The tracker raises it; the user is told why the camera waits longer than they set.
     if (releaseMs < MIN_RELEASE_MS)
       node.warn(t('errors.releaseRaised', { release: releaseMs, min: MIN_RELEASE_MS }));
-    const tracker = new ActiveZoneTracker<ZoneWithGeometry>({
-      zoneType,
-      holdMs: hold.ok ? hold.value : hold.fallback,
-      releaseMs,
-    });
+    const nodeTiming: ActiveZoneTiming = { holdMs: hold.ok ? hold.value : hold.fallback, releaseMs };
+    const followDeviceTiming = readTiming(def.timing) === 'device';
+    // With the device's timing, the node's own applies until the device's is read.
+    const tracker = new ActiveZoneTracker<ZoneWithGeometry>({ zoneType, ...nodeTiming });
     const status = new CoalescedStatus<NodeStatus>((shown) => node.status(shown));
     node.on('close', () => status.close());
     const safeName = nodeTopicNames((text) => node.warn(text), t);
@@ -70,6 +75,11 @@ export = (RED: NodeAPI) => {
     let releaseTimer: NodeJS.Timeout | undefined;
     /** The zone types of the device when none of its zones has the chosen one (a typo: "Switchng"). */
     let typesWithoutChosen: string[] | undefined;
+    /** The device's camera input for "no zone" (its `defaultCameraInputPort`), null until known. */
+    let defaultCameraInput: CameraInput | null = null;
+    /** The device's timing last taken, and the last complaint about it, so that each is told once. */
+    let deviceTiming: ActiveZoneTiming | undefined;
+    let deviceTimingProblem: string | undefined;
 
     node.onDeviceStatus = (shown, state) => {
       if (state === 'invalid') status.set(shown);
@@ -112,6 +122,7 @@ export = (RED: NodeAPI) => {
       msg.location = change.reading === undefined ? null : summariseLocation(change.reading.location);
       const last = change.zone === null ? 'none' : safeName(change.zone.id, { oneLevel: true });
       msg.topic = joinTopic(topicBase, last);
+      msg.cameraInput = change.zone === null ? defaultCameraInput : zoneCameraInput(change.zone);
       return msg;
     }
 
@@ -135,6 +146,33 @@ export = (RED: NodeAPI) => {
         // Clamped: a clock set forward must not turn the wait into an overflowing timer.
         Math.min(MAX_TIMER_MS, Math.max(0, deadline - Date.now())),
       );
+    }
+
+    /** Restarts the release timer: the deadline moves when the timing does. */
+    function rescheduleRelease() {
+      if (releaseTimer !== undefined) clearTimeout(releaseTimer);
+      releaseTimer = undefined;
+      announce(tracker.tick(Date.now()));
+      scheduleRelease();
+    }
+
+    /** The device's switching group: its default camera input and, when followed, its timing. */
+    function applySwitching(switching: GroupState | undefined) {
+      if (switching === undefined || closed) return;
+      const read = readDeviceSwitching(switching, nodeTiming);
+      defaultCameraInput = read.defaultCameraInput;
+      if (!followDeviceTiming || read.timing === undefined) return;
+      const problem = read.problems.join('; ');
+      if (problem !== '' && problem !== deviceTimingProblem)
+        node.warn(t('errors.deviceTiming', { reason: problem }));
+      deviceTimingProblem = problem;
+      const next = read.timing;
+      if (next.holdMs === deviceTiming?.holdMs && next.releaseMs === deviceTiming.releaseMs) return;
+      if (next.releaseMs < MIN_RELEASE_MS && next.releaseMs !== deviceTiming?.releaseMs)
+        node.warn(t('errors.deviceReleaseRaised', { release: next.releaseMs, min: MIN_RELEASE_MS }));
+      deviceTiming = next;
+      tracker.setTiming(next);
+      rescheduleRelease();
     }
 
     /** Tells once (until a zone of the type appears) that no zone has the chosen type. */
@@ -204,6 +242,17 @@ export = (RED: NodeAPI) => {
     subscribeAfterDeploy(
       node,
       (keep) => {
+        const state = device.connection().state;
+        keep(
+          state.subscribe({
+            onChange: (group, next) => {
+              if (group === 'switching') applySwitching(next);
+            },
+            // The state may have been read for another node already: no change comes for what it holds.
+            onComplete: (groups) => applySwitching(groups.switching),
+          }),
+        );
+        applySwitching(state.current().switching);
         keep(
           device.connection().zones.watch((zones) => {
             if (zones) applyZones(zones);
