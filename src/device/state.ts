@@ -38,10 +38,20 @@ export interface StateSubscriber {
   onComplete?(state: StateGroups): void;
   /** A read failed for another reason than the device refusing the resource; the group keeps its value. */
   onReadError?(group: StateGroupName, error: unknown): void;
+  /**
+   * Whether this follower needs the audio group kept current (default true). Audio is not announced by the
+   * device, so it costs a read every audio interval: a follower of other groups (the active zone follows the
+   * switching defaults) says false, and audio is polled only while someone needs it.
+   */
+  audio?: boolean;
 }
 
 interface Subscription {
   readonly subscriber: StateSubscriber;
+}
+
+function needsAudio(subscription: Subscription): boolean {
+  return subscription.subscriber.audio !== false;
 }
 
 /**
@@ -66,6 +76,7 @@ export class DeviceState implements ControlStateCache {
   readonly #refused = new Set<StateGroupName>();
   readonly #reads: Readonly<Record<StateGroupName, CoalescedTask>>;
   readonly #timers: NodeJS.Timeout[] = [];
+  #audioTimer: NodeJS.Timeout | undefined;
   #stopFollowing: (() => void) | undefined;
   /** Counts starts and stops: a read begun in an earlier run lands nowhere. */
   #run = 0;
@@ -121,13 +132,16 @@ export class DeviceState implements ControlStateCache {
     const subscription: Subscription = { subscriber };
     if (this.#subscriptions.size === 0) this.#start();
     this.#subscriptions.add(subscription);
+    this.#pollAudioWhileNeeded();
     if (this.#complete) {
       queueMicrotask(() => {
         if (this.#subscriptions.has(subscription)) subscriber.onComplete?.(this.current());
       });
     }
     return () => {
-      if (this.#subscriptions.delete(subscription) && this.#subscriptions.size === 0) this.#stop();
+      if (!this.#subscriptions.delete(subscription)) return;
+      if (this.#subscriptions.size === 0) this.#stop();
+      else this.#pollAudioWhileNeeded();
     };
   }
 
@@ -158,9 +172,6 @@ export class DeviceState implements ControlStateCache {
       this.#stop();
       throw error;
     }
-    if (this.audioIntervalMs > 0) {
-      this.#timers.push(setInterval(() => this.#reads.audio.request(), this.audioIntervalMs));
-    }
     this.#timers.push(setInterval(() => this.#resync(), this.#resyncIntervalMs));
   }
 
@@ -173,9 +184,22 @@ export class DeviceState implements ControlStateCache {
     this.#stopFollowing?.();
     this.#stopFollowing = undefined;
     for (const timer of this.#timers.splice(0)) clearInterval(timer);
+    clearInterval(this.#audioTimer);
+    this.#audioTimer = undefined;
     for (const read of Object.values(this.#reads)) read.cancel();
     this.#groups.clear();
     this.#unread.clear();
+  }
+
+  /** Polls the audio while a follower needs it and the interval is not 0 (0: read once, and after writes). */
+  #pollAudioWhileNeeded(): void {
+    const needed = this.#running && this.audioIntervalMs > 0 && [...this.#subscriptions].some(needsAudio);
+    if (needed && this.#audioTimer === undefined) {
+      this.#audioTimer = setInterval(() => this.#reads.audio.request(), this.audioIntervalMs);
+    } else if (!needed && this.#audioTimer !== undefined) {
+      clearInterval(this.#audioTimer);
+      this.#audioTimer = undefined;
+    }
   }
 
   /** Reads every announced group again, and the audio while it was never read (after that it is polled). */

@@ -46,6 +46,22 @@ describe('device/state: the state of one device, read and followed', () => {
     should(follower.of('audio')).have.length(1);
   });
 
+  it('polls the audio only while a follower needs it: followers of other groups cost no audio reads', async () => {
+    const connection = harness.connect({ audioIntervalSeconds: 0.05 });
+    let completions = 0;
+    const leave = connection.state.subscribe({ audio: false, onComplete: () => completions++ });
+    await until(() => completions === 1, 'the first complete reading');
+    await delay(300);
+    should(harness.reads(DEVICE_PATHS.audio)).equal(1);
+    const audioFollower = await harness.followed(connection.state);
+    harness.sim.setAudio({ speakerTrebleLevel: 61 });
+    await until(
+      () => audioFollower.of('audio').some((change) => change.next.speakerTrebleLevel === 61),
+      'the polled audio change',
+    );
+    leave();
+  });
+
   it('updates the status from an LED event, without reading it', async () => {
     const connection = harness.connect();
     const follower = await harness.followed(connection.state);

@@ -245,6 +245,7 @@ export = (RED: NodeAPI) => {
         const state = device.connection().state;
         keep(
           state.subscribe({
+            audio: false,
             onChange: (group, next) => {
               if (group === 'switching') applySwitching(next);
             },
