@@ -19,7 +19,7 @@ interface StateProperties extends NamedProperties {
 const t = catalogue(TYPE);
 const checkbox = (group: StateGroupName) => $(`#conference-audio-state-group-${group}`);
 
-RED.nodes.registerType<StateProperties>(TYPE, {
+RED.nodes.registerType<StateProperties>('conference-audio-state', {
   ...paletteEntry<StateProperties>(t, { inputs: 1, outputs: 1, icon: 'conference-audio-state.svg' }),
   defaults: {
     name: { value: '' },

@@ -142,5 +142,5 @@ export = (RED: NodeAPI) => {
     );
   }
 
-  RED.nodes.registerType(TYPE, StateNode);
+  RED.nodes.registerType('conference-audio-state', StateNode);
 };
