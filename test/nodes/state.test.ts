@@ -108,6 +108,20 @@ describe('device state node (conference-audio-state)', () => {
     });
   });
 
+  it('sends groups that change in the same moment as one message in all mode', async () => {
+    const out = await load([stateNodeDef('n-state', { output: 'all' })]);
+    const [first] = await messagesUpTo(out, 1, 'the state');
+    // Unplugging a bar changes the hardware's deviceStatus and the status's deviceComponents at once.
+    sim.setBarUnplugged(true);
+    const [, next] = await messagesUpTo(out, 2, 'the unplugged bar');
+    should(next?.changed).eql(['hardware', 'status']);
+    should(next?.previous).eql(first?.payload);
+    sim.setUsb('disconnected');
+    const [, , after] = await messagesUpTo(out, 3, 'the USB change');
+    should(after?.changed).eql(['status']);
+    should(after?.previous).eql(next?.payload);
+  });
+
   describe('a change of each group gives one message with the group before and the fields that changed', () => {
     const cases: Array<{ group: StateGroupName; how: string; change: () => unknown; changed: string[] }> = [
       {
