@@ -2,6 +2,7 @@ import should from 'should';
 import { DeviceClient } from '../../src/api';
 import { CHANGE_EVENTS, DEVICE_PATHS } from '../../src/api/protocol';
 import { GROUP_RESOURCES, RESYNC_GROUPS, STATE_GROUPS, type StateGroupName } from '../../src/control';
+import { readOutputMode, readStateGroups } from '../../src/nodes/conference-audio-state/definition';
 import type { DeviceSimulator } from '../../src/simulator';
 import {
   allLogText,
@@ -324,5 +325,40 @@ describe('device state node (conference-audio-state)', () => {
       should(caught.count).equal(1);
       should(objectOf(caught.messages[0], 'error').code).equal('HTTP_ERROR');
     });
+  });
+});
+
+describe('device state node properties (definition)', () => {
+  it('follows every group when none is saved, in the order of the groups', () => {
+    should(readStateGroups(undefined)).eql({ ok: true, value: [...STATE_GROUPS] });
+    should(readStateGroups(['network', 'audio'])).eql({ ok: true, value: ['audio', 'network'] });
+  });
+
+  it('reads a comma-separated text, as a hand-written flow has it', () => {
+    should(readStateGroups(' status, profiles ')).eql({ ok: true, value: ['status', 'profiles'] });
+  });
+
+  it('names an unknown group and keeps the known ones', () => {
+    const read = readStateGroups(['audio', 'lights']);
+    should(read.ok).be.false();
+    if (!read.ok) {
+      should(read.fallback).eql(['audio']);
+      should(read.reason).containEql('"lights"');
+    }
+  });
+
+  it('refuses an empty choice and falls back to every group', () => {
+    const read = readStateGroups([]);
+    should(read).eql({
+      ok: false,
+      fallback: [...STATE_GROUPS],
+      reason: `no group chosen: choose from ${STATE_GROUPS.join(', ')}`,
+    });
+  });
+
+  it('sends changes unless the output mode is all', () => {
+    should(readOutputMode('all')).equal('all');
+    should(readOutputMode('each')).equal('changes');
+    should(readOutputMode(undefined)).equal('changes');
   });
 });

@@ -6,7 +6,7 @@ import { errorCode, errorLocaliser, toNodeError } from '../glue/errors';
 import { CoalescedStatus } from '../lib/coalesced-status';
 import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
 import { readOutputMode, readStateGroups, TYPE } from './definition';
-import { type StateMessage, StateOutput } from './output';
+import { StateOutput } from './output';
 
 interface StateDef extends NodeDef {
   device?: string;
@@ -70,9 +70,10 @@ export = (RED: NodeAPI) => {
     /** The state again onto the input message (kept: its other properties pass through). */
     const answer = ({ msg, send, done }: WaitingInput, state: DeviceState) => {
       const messages = output.resend(state.current());
+      // Copies first: the input message itself carries the first group.
       const bases = messages.map((_, index) => (index === 0 ? msg : RED.util.cloneMessage(msg)));
-      const sent = messages.map((message: StateMessage, index) => Object.assign(bases[index] ?? {}, message));
-      if (sent.length > 0) send([sent as NodeMessage[]]);
+      const sent = messages.map((message, index) => Object.assign(bases[index] ?? {}, message));
+      if (sent.length > 0) send([sent]);
       done();
     };
 
