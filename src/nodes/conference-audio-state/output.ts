@@ -7,14 +7,17 @@ import type { GroupState, StateGroupName, StateGroups } from '../../control/stat
 import { joinTopic } from '../lib/topic';
 import { ALL_TOPIC_LEVEL, type OutputMode, STATE_GROUPS } from './definition';
 
-/** In `changes` mode payload and previous are one group; in `all` mode objects keyed by group. */
-export interface StateMessage {
+/**
+ * In `changes` mode payload and previous are one group; in `all` mode objects keyed by group. A type, not
+ * an interface, so that it is a Node-RED message as it stands.
+ */
+export type StateMessage = {
   topic: string;
   payload: GroupState | StateGroups;
   previous: GroupState | StateGroups | null;
   /** Top-level field names (`changes`) or group names (`all`). */
   changed: string[];
-}
+};
 
 export class StateOutput {
   readonly #mode: OutputMode;

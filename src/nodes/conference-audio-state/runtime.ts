@@ -1,4 +1,5 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
+import type { StateGroupName } from '../../control/state-groups';
 import { stateSummary } from '../../control/summary';
 import type { DeviceState } from '../../device/state';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
@@ -14,6 +15,9 @@ interface StateDef extends NodeDef {
   output?: string;
   topic?: string;
 }
+
+/** How often a shown read fault looks whether its group was read again since. */
+const RECOVERY_CHECK_MS = 1000;
 
 type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 type DoneFn = (err?: Error) => void;
@@ -41,8 +45,12 @@ export = (RED: NodeAPI) => {
     let followed: DeviceState | undefined;
     /** Why the node cannot follow its device (no device, invalid config): every input fails with it. */
     let unusable: unknown;
-    /** A read error is shown until the device answers again (a change or a connected request). */
-    let faulty = false;
+    /**
+     * The groups whose last read failed, each with when it was read before: the fault is shown until each
+     * is read again (or the connection comes back), checked now and then while any is failing.
+     */
+    const failing = new Map<StateGroupName, number>();
+    let recoveryCheck: NodeJS.Timeout | undefined;
     /** Read errors are logged once per code, not once per retry, until the device answers again. */
     const reportedCodes = new Set<string>();
     const waiting: WaitingInput[] = [];
@@ -52,19 +60,27 @@ export = (RED: NodeAPI) => {
       const summary = stateSummary(followed.current());
       status.set({ fill: 'green', shape: 'dot', text: summary !== '' ? summary : t('status.read') });
     };
+    const recovered = (groups: Iterable<StateGroupName>) => {
+      for (const group of groups) failing.delete(group);
+      if (failing.size > 0) return;
+      clearInterval(recoveryCheck);
+      recoveryCheck = undefined;
+      reportedCodes.clear();
+      if (output.started) showSummary();
+    };
+    const readAgain = () =>
+      [...failing]
+        .filter(([group, before]) => (followed?.get(group)?.readAt ?? before) > before)
+        .map(([group]) => group);
     this.onDeviceStatus = (shown, connection) => {
-      if (followed?.complete === true && connection === 'connected') {
-        faulty = false;
-        showSummary();
-      } else if (!faulty || connection !== 'connected') {
-        status.set(shown);
-      }
+      if (followed?.complete === true && connection === 'connected') recovered([...failing.keys()]);
+      else if (failing.size === 0 || connection !== 'connected') status.set(shown);
     };
 
     const device = useDevice(RED, this, def.device, t('status.noDevice'));
     const topicBase = configuredTopic !== '' ? configuredTopic : (device?.displayName ?? '');
     const output = new StateOutput(mode, groups.ok ? groups.value : groups.fallback, topicBase, (messages) =>
-      this.send([messages as unknown as NodeMessage[]]),
+      this.send([messages]),
     );
 
     /** The state again onto the input message (kept: its other properties pass through). */
@@ -81,9 +97,10 @@ export = (RED: NodeAPI) => {
       for (const input of waiting.splice(0)) input.done(nodeError(error));
     };
 
-    const reportReadError = (error: unknown) => {
+    const reportReadError = (group: StateGroupName, error: unknown) => {
       const code = errorCode(error);
-      faulty = true;
+      if (!failing.has(group)) failing.set(group, followed?.get(group)?.readAt ?? 0);
+      recoveryCheck ??= setInterval(() => recovered(readAgain()), RECOVERY_CHECK_MS);
       if (device) status.set(device.faultStatus(code));
       if (!reportedCodes.has(code)) {
         reportedCodes.add(code);
@@ -115,17 +132,16 @@ export = (RED: NodeAPI) => {
           state.subscribe({
             onComplete: (current) => {
               output.complete(current);
-              faulty = false;
-              showSummary();
+              // Shows the summary, unless a read is failing.
+              recovered([...failing.keys()]);
               for (const input of waiting.splice(0)) answer(input, state);
             },
             onChange: (group, next, previous, changed) => {
-              reportedCodes.clear();
-              faulty = false;
               output.change(group, next, previous, changed);
-              if (output.started) showSummary();
+              if (failing.has(group)) recovered([group]);
+              else if (output.started && failing.size === 0) showSummary();
             },
-            onReadError: (_group, error) => reportReadError(error),
+            onReadError: reportReadError,
           }),
         );
       },
@@ -137,6 +153,7 @@ export = (RED: NodeAPI) => {
       },
       () => {
         status.close();
+        clearInterval(recoveryCheck);
         // Nothing will answer them now; they end without a message.
         for (const input of waiting.splice(0)) input.done();
       },
