@@ -239,6 +239,17 @@ describe('device state node (conference-audio-state)', () => {
     });
   });
 
+  it('ends an input waiting for the first reading with the read error that holds it back', async () => {
+    sim.setFault({ kind: 'status', status: 500, path: DEVICE_PATHS.status });
+    await load([stateNodeDef('n-state'), ...doneWatchers('n-state')]);
+    const done = { ok: counter(helper.getNode('ok')), failed: counter(helper.getNode('failed')) };
+    helper.getNode('n-state').receive({ payload: 'early' });
+    await until(() => done.failed.messages.some((msg) => msg.payload === 'early'), 'the input failed');
+    const failed = done.failed.messages.find((msg) => msg.payload === 'early');
+    should(objectOf(failed, 'error').code).equal('HTTP_ERROR');
+    should(done.ok.count).equal(0);
+  });
+
   it('50 state nodes on one device make no more requests than one', async () => {
     const paths = RESYNC_GROUPS.map((group) => GROUP_RESOURCES[group]);
     const countsOf = () => {
