@@ -132,8 +132,8 @@ export = (RED: NodeAPI) => {
           state.subscribe({
             onComplete: (current) => {
               output.complete(current);
-              // Shows the summary, unless a read is failing.
-              recovered([...failing.keys()]);
+              // The summary, unless a group failed again after it was read.
+              recovered(readAgain());
               for (const input of waiting.splice(0)) answer(input, state);
             },
             onChange: (group, next, previous, changed) => {
