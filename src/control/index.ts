@@ -47,7 +47,7 @@ export {
   type StateGroups,
   switchingFromLayout,
 } from './state-groups';
-export { stateSummary } from './summary';
+export { ENGLISH_SUMMARY_WORDS, type SummaryWords, stateSummary } from './summary';
 export {
   CAMERA_INPUT_PORTS,
   type CameraInputPort,

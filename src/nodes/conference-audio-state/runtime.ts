@@ -1,6 +1,6 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
 import type { StateGroupName } from '../../control/state-groups';
-import { stateSummary } from '../../control/summary';
+import { type SummaryWords, stateSummary } from '../../control/summary';
 import type { DeviceState } from '../../device/state';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, toNodeError } from '../glue/errors';
@@ -32,6 +32,13 @@ interface WaitingInput {
 export = (RED: NodeAPI) => {
   const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
   const localise = errorLocaliser(RED);
+  const summaryWords: SummaryWords = {
+    micMuted: t('status.summary.micMuted'),
+    micOn: t('status.summary.micOn'),
+    volume: (volume) => t('status.summary.volume', { volume }),
+    calibrating: t('status.summary.calibrating'),
+    barUnplugged: t('status.summary.barUnplugged'),
+  };
   const nodeError = (error: unknown) => toNodeError(error, localise);
 
   function StateNode(this: DeviceUser, def: StateDef) {
@@ -57,7 +64,7 @@ export = (RED: NodeAPI) => {
 
     const showSummary = () => {
       if (!followed) return;
-      const summary = stateSummary(followed.current());
+      const summary = stateSummary(followed.current(), summaryWords);
       status.set({ fill: 'green', shape: 'dot', text: summary !== '' ? summary : t('status.read') });
     };
     const recovered = (groups: Iterable<StateGroupName>) => {
