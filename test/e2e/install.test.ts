@@ -4,13 +4,13 @@
  * says how to get it, and a simulator that works once it is installed.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import should from 'should';
 import { plainEnvironment } from '../../scripts/plain-environment';
-import { type E2eEnvironment, e2eEnvironment, prepareUserDir } from './node-red';
+import { type E2eEnvironment, e2eEnvironment, environmentOnLineNode, prepareUserDir } from './node-red';
 
 const execFileAsync = promisify(execFile);
 const packageName = '@conference-audio/node-red-local-api';
@@ -59,6 +59,22 @@ describe('the package installed from its tarball', () => {
 
   after(() => {
     if (userDir !== undefined) rmSync(userDir, { recursive: true, force: true });
+  });
+
+  it("installs with engine-strict on this line's Node, without an engine warning", async () => {
+    const strictDir = mkdtempSync(join(tmpdir(), 'engine-strict-'));
+    try {
+      // npm's engine check names the package and the Node it wanted: its output shows which refused.
+      const { stdout, stderr } = await execFileAsync(
+        'npm',
+        ['install', environment.tarball, '--engine-strict', '--no-audit', '--no-fund', '--prefer-offline'],
+        { cwd: strictDir, env: environmentOnLineNode(environment), maxBuffer: 16 * 1024 * 1024 },
+      );
+      should(`${stdout}${stderr}`).not.match(/EBADENGINE/);
+      should(existsSync(join(strictDir, 'node_modules', packageName, 'package.json'))).be.true();
+    } finally {
+      rmSync(strictDir, { recursive: true, force: true });
+    }
   });
 
   it('does not install the certificate generator selfsigned', () => {

@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { plainEnvironment } from '../../scripts/plain-environment';
 import { launchNodeRed, type NodeRedProcess } from '../support/node-red-process';
@@ -37,15 +37,24 @@ export function e2eEnvironment(): E2eEnvironment {
 }
 
 /**
- * A fresh user directory with the tarball installed into it by npm, as a user would; under .tmp/e2e, or
- * under `parent` (outside the project, where Node's module lookup cannot reach the project's node_modules).
+ * A plain shell's environment whose `node` is the line's: npm (`#!/usr/bin/env node`) then runs on it and
+ * judges `engines` against it, as it does for a user of that Node.
  */
+export function environmentOnLineNode(environment: E2eEnvironment): NodeJS.ProcessEnv {
+  const plain = plainEnvironment();
+  return { ...plain, PATH: [dirname(environment.nodeBinary), plain.PATH].join(delimiter) };
+}
+
 /** The Dashboard 2.0 version this project develops against (its dev dependency). */
 function dashboardVersion(): string {
   const manifest = join(PROJECT_ROOT, 'node_modules', '@flowfuse', 'node-red-dashboard', 'package.json');
   return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
+/**
+ * A fresh user directory with the tarball installed into it by npm, as a user would; under .tmp/e2e, or
+ * under `parent` (outside the project, where Node's module lookup cannot reach the project's node_modules).
+ */
 export async function prepareUserDir(
   tarball: string,
   parent = join(PROJECT_ROOT, '.tmp', 'e2e'),

@@ -97,6 +97,16 @@ describe('npm run validate (flow library scorecard)', () => {
     should(failLines(output).join('\n')).match(/excludes 5\.0\.7/);
   });
 
+  it('fails when node-red.version bounds the Node-RED line from above', () => {
+    editPackageJson((pkg) => {
+      pkg['node-red'].version = '>=4.0.0 <6.0.0';
+    });
+    const { status, output } = validate(copy);
+    should(status).equal(1);
+    should(failLines(output)).have.length(1);
+    should(failLines(output)[0]).match(/node-red\.version states only a floor: .*<6\.0\.0/);
+  });
+
   it('fails without repository and bugs URLs, a license or engines.node', () => {
     editPackageJson((pkg) => {
       delete pkg.repository;
