@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEVICE_CONTROLS } from './device-controls';
+import { type ControlTable, DEVICE_CONTROLS } from './device-controls';
 import { parseFault } from './faults';
 import { BodyTooLargeError, readBody, sendJson } from './http';
 import type { SimulatorControls } from './types';
@@ -8,22 +8,14 @@ import { isRecord } from './zones';
 /** A bad control request: answered 400 with this message. */
 class ControlError extends Error {}
 
-type ControlHandler = (simulator: SimulatorControls, body: unknown) => unknown;
-
-/**
- * The simulator's own controls for tests and demos in another process. They need neither client headers nor
- * authorization, are not rate limited, not recorded and not counted. Mutations answer the new state.
- */
-const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
-  ...withState(DEVICE_CONTROLS),
-  '/_simulator/state': { GET: (simulator) => simulator.getState() },
-  '/_simulator/requests': { GET: (simulator) => simulator.requests },
+/** The controls that change the device or the simulator; each answers the new state (`withState`). */
+const MUTATIONS: ControlTable = {
+  ...DEVICE_CONTROLS,
   '/_simulator/zones': {
     PUT: (simulator, body) => {
       if (Array.isArray(body)) simulator.setZones(body);
       else if (isRecord(body) && 'zones' in body) simulator.setZones(body.zones as unknown[]);
       else throw new ControlError('body must be an array of zones or {"zones": ...}');
-      return simulator.getState();
     },
   },
   '/_simulator/password': {
@@ -33,25 +25,17 @@ const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
       }
       if (typeof body.password !== 'string') throw new ControlError('password must be a string');
       simulator.setPassword(body.account, body.password);
-      return simulator.getState();
     },
   },
   '/_simulator/reboot': {
-    POST: (simulator) => {
-      simulator.reboot();
-      return simulator.getState();
-    },
+    POST: (simulator) => simulator.reboot(),
   },
   '/_simulator/factory-reset': {
-    POST: (simulator) => {
-      simulator.factoryReset();
-      return simulator.getState();
-    },
+    POST: (simulator) => simulator.factoryReset(),
   },
   '/_simulator/fault': {
     PUT: (simulator, body) => {
       simulator.setFault(parseFault(body));
-      return simulator.getState();
     },
   },
   '/_simulator/talker': {
@@ -74,7 +58,6 @@ const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
         throw new ControlError(
           'body must be {"x": mm, "y": mm, "powerLevel"?: dB} or {"mode": "walk" | "silent"}',
         );
-      return simulator.getState();
     },
   },
   '/_simulator/mute': {
@@ -82,27 +65,19 @@ const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
       const muted = isRecord(body) ? body.muted : body;
       if (typeof muted !== 'boolean') throw new ControlError('body must be {"muted": true | false}');
       simulator.setMuted(muted);
-      return simulator.getState();
     },
   },
   '/_simulator/streams/drop': {
-    POST: (simulator) => {
-      simulator.dropStreams();
-      return simulator.getState();
-    },
+    POST: (simulator) => simulator.dropStreams(),
   },
   '/_simulator/streams/end': {
-    POST: (simulator) => {
-      simulator.endStreams();
-      return simulator.getState();
-    },
+    POST: (simulator) => simulator.endStreams(),
   },
   '/_simulator/streams/stall': {
     PUT: (simulator, body) => {
       const stalled = isRecord(body) ? body.stalled : body;
       if (typeof stalled !== 'boolean') throw new ControlError('body must be {"stalled": true | false}');
       simulator.stallStreams(stalled);
-      return simulator.getState();
     },
   },
   '/_simulator/change': {
@@ -115,21 +90,25 @@ const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
       } catch (error) {
         throw new ControlError((error as Error).message);
       }
-      return simulator.getState();
     },
   },
   '/_simulator/reset-records': {
-    POST: (simulator) => {
-      simulator.resetRecords();
-      return simulator.getState();
-    },
+    POST: (simulator) => simulator.resetRecords(),
   },
 };
 
-/** Device controls answer the new state, as the others do. */
-function withState(
-  controls: Record<string, Partial<Record<string, ControlHandler>>>,
-): Record<string, Partial<Record<string, ControlHandler>>> {
+/**
+ * The simulator's own controls for tests and demos in another process. They need neither client headers nor
+ * authorization, are not rate limited, not recorded and not counted.
+ */
+const CONTROLS: ControlTable = {
+  ...withState(MUTATIONS),
+  '/_simulator/state': { GET: (simulator) => simulator.getState() },
+  '/_simulator/requests': { GET: (simulator) => simulator.requests },
+};
+
+/** The controls, each answering the new state after it ran. */
+function withState(controls: ControlTable): ControlTable {
   return Object.fromEntries(
     Object.entries(controls).map(([path, methods]) => [
       path,

@@ -2,6 +2,8 @@ import type * as Sim from './types';
 import { isRecord } from './zones';
 
 type ControlHandler = (simulator: Sim.SimulatorControls, body: unknown) => unknown;
+/** Handlers by control path and HTTP method. */
+export type ControlTable = Record<string, Partial<Record<string, ControlHandler>>>;
 
 /** `{key: value}` or the bare value. */
 function member(body: unknown, key: string): unknown {
@@ -17,7 +19,7 @@ function object(body: unknown): Record<string, unknown> {
  * The device's settings and state over HTTP, for tests and demos in another process. Each calls the simulator's method
  * of the same job, which checks the values (a TypeError is answered 400) and announces what changed.
  */
-export const DEVICE_CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
+export const DEVICE_CONTROLS: ControlTable = {
   '/_simulator/model': {
     PUT: (simulator, body) => simulator.setModel(member(body, 'model') as Sim.SimulatorModel),
   },
