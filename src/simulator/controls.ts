@@ -8,6 +8,13 @@ import { isRecord } from './zones';
 /** A bad control request: answered 400 with this message. */
 class ControlError extends Error {}
 
+/** `{"<key>": true | false}` or the bare boolean. */
+function flag(body: unknown, key: string): boolean {
+  const value = isRecord(body) ? body[key] : body;
+  if (typeof value !== 'boolean') throw new ControlError(`body must be {"${key}": true | false}`);
+  return value;
+}
+
 /** The controls that change the device or the simulator; each answers the new state (`withState`). */
 const MUTATIONS: ControlTable = {
   ...DEVICE_CONTROLS,
@@ -27,17 +34,9 @@ const MUTATIONS: ControlTable = {
       simulator.setPassword(body.account, body.password);
     },
   },
-  '/_simulator/reboot': {
-    POST: (simulator) => simulator.reboot(),
-  },
-  '/_simulator/factory-reset': {
-    POST: (simulator) => simulator.factoryReset(),
-  },
-  '/_simulator/fault': {
-    PUT: (simulator, body) => {
-      simulator.setFault(parseFault(body));
-    },
-  },
+  '/_simulator/reboot': { POST: (simulator) => simulator.reboot() },
+  '/_simulator/factory-reset': { POST: (simulator) => simulator.factoryReset() },
+  '/_simulator/fault': { PUT: (simulator, body) => simulator.setFault(parseFault(body)) },
   '/_simulator/talker': {
     PUT: (simulator, body) => {
       // {"x": mm, "y": mm, "powerLevel"?: dB} places the talker; {"mode": "walk"} or {"mode": "silent"}.
@@ -60,25 +59,11 @@ const MUTATIONS: ControlTable = {
         );
     },
   },
-  '/_simulator/mute': {
-    PUT: (simulator, body) => {
-      const muted = isRecord(body) ? body.muted : body;
-      if (typeof muted !== 'boolean') throw new ControlError('body must be {"muted": true | false}');
-      simulator.setMuted(muted);
-    },
-  },
-  '/_simulator/streams/drop': {
-    POST: (simulator) => simulator.dropStreams(),
-  },
-  '/_simulator/streams/end': {
-    POST: (simulator) => simulator.endStreams(),
-  },
+  '/_simulator/mute': { PUT: (simulator, body) => simulator.setMuted(flag(body, 'muted')) },
+  '/_simulator/streams/drop': { POST: (simulator) => simulator.dropStreams() },
+  '/_simulator/streams/end': { POST: (simulator) => simulator.endStreams() },
   '/_simulator/streams/stall': {
-    PUT: (simulator, body) => {
-      const stalled = isRecord(body) ? body.stalled : body;
-      if (typeof stalled !== 'boolean') throw new ControlError('body must be {"stalled": true | false}');
-      simulator.stallStreams(stalled);
-    },
+    PUT: (simulator, body) => simulator.stallStreams(flag(body, 'stalled')),
   },
   '/_simulator/change': {
     POST: (simulator, body) => {
@@ -92,9 +77,7 @@ const MUTATIONS: ControlTable = {
       }
     },
   },
-  '/_simulator/reset-records': {
-    POST: (simulator) => simulator.resetRecords(),
-  },
+  '/_simulator/reset-records': { POST: (simulator) => simulator.resetRecords() },
 };
 
 /**
