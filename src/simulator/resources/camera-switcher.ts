@@ -1,13 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { DeviceContext } from '../device';
-import {
-  answerWrite,
-  type Exchange,
-  type Routes,
-  readJsonBody,
-  sendError,
-  sendJsonAnswer,
-} from '../exchange';
+import { answerWrite, type Exchange, type Routes, sendError, sendJsonAnswer } from '../exchange';
+import { readJsonBody } from '../request-body';
 import type { CameraSwitcherFields } from '../types';
 import { isRecord } from '../zones';
 
