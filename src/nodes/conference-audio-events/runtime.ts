@@ -8,6 +8,7 @@ import {
 } from '../../device/stream-hub';
 import { streamErrorReporter, worstCondition } from '../../device/stream-status';
 import type { DeviceError } from '../../errors';
+import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, useDevice } from '../glue/device';
 import { errorLocaliser, toNodeError } from '../glue/errors';
 import { CoalescedStatus } from '../lib/coalesced-status';
@@ -33,7 +34,7 @@ function dataEventFilter(chosen: readonly LiveEventChoice[]): (name: string) => 
 }
 
 export = (RED: NodeAPI) => {
-  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
+  const t = runtimeCatalogue(RED, TYPE);
   const localise = errorLocaliser(RED);
 
   function EventsNode(this: DeviceUser, def: EventsDef) {
