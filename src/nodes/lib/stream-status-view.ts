@@ -1,10 +1,7 @@
 import type { StreamCondition } from '../../device/stream-hub';
 import type { StatusView } from '../plain/status';
 
-/**
- * What node status shows for the live streams, as i18n keys of the device config node's catalogue
- * (`stream.*`). Node-RED free, so the mapping is tested without a runtime.
- */
+/** The conditions that show the same whatever their detail. */
 const STEADY_VIEWS: Readonly<Record<Exclude<StreamCondition['state'], 'reconnecting'>, StatusView>> = {
   connecting: { fill: 'yellow', shape: 'ring', key: 'stream.connecting' },
   streaming: { fill: 'green', shape: 'dot', key: 'stream.streaming' },
@@ -12,6 +9,10 @@ const STEADY_VIEWS: Readonly<Record<Exclude<StreamCondition['state'], 'reconnect
   auth_failed: { fill: 'red', shape: 'ring', key: 'stream.authFailed' },
 };
 
+/**
+ * What node status shows for the live streams, as i18n keys of the device config node's catalogue
+ * (`stream.*`). Node-RED free, so the mapping is tested without a runtime.
+ */
 export function streamStatus(condition: StreamCondition): StatusView {
   if (condition.state !== 'reconnecting') return { ...STEADY_VIEWS[condition.state] };
   const code = condition.code ?? 'UNREACHABLE';
