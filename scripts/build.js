@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Compiles src/ to dist/ and assembles each node type's folder as Node-RED loads it. Every type has one
-// source folder, src/nodes/<type>/ (runtime.ts, editor.ts, template.html, locales/<lang>.json,
-// help/<lang>.html); package.json's `node-red.nodes` names the runtime file Node-RED loads, and beside it
-// this script puts what Node-RED looks for next to a node file: the editor HTML of the same name,
-// locales/<lang>/<name>.json and .html, and icons/ (Node-RED 4.1 serves no package-root icons/ for nodes
-// in a subfolder).
+// source folder, src/nodes/<type>/ (runtime.ts, editor.ts, template.html with the shared rows of
+// src/nodes/template-rows/, locales/<lang>.json, help/<lang>.html); package.json's `node-red.nodes`
+// names the runtime file Node-RED loads, and beside it this script puts what Node-RED looks for next to
+// a node file: the editor HTML of the same name, locales/<lang>/<name>.json and .html, and icons/
+// (Node-RED 4.1 serves no package-root icons/ for nodes in a subfolder).
 'use strict';
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -57,7 +57,12 @@ function editorScript(sourceDir) {
 
 /** The HTML Node-RED loads into the editor for one node type: the bundled editor code, then the dialog. */
 function editorHtml(sourceDir) {
-  const template = fs.readFileSync(path.join(sourceDir, 'template.html'), 'utf8');
+  // Required here, past the early exit: an installed tarball has no scripts/template-rows.js.
+  const { expandTemplate } = require('./template-rows');
+  const template = expandTemplate(
+    fs.readFileSync(path.join(sourceDir, 'template.html'), 'utf8'),
+    path.basename(sourceDir),
+  );
   return `<script type="text/javascript">\n${editorScript(sourceDir)}</script>\n\n${template}`;
 }
 

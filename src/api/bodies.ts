@@ -6,8 +6,8 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { DeviceError } from '../errors';
+import { isHeaderValue } from './http-syntax';
 import { redact } from './redact';
-import { isHeaderValue } from './settings-rules';
 import type { HttpMethod } from './types';
 
 /** What came back from the device, before it is judged. */

@@ -252,17 +252,11 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
   }
 
   /** One HTTP exchange under the request ceiling; rate-limit answers become errors here. */
-  async #exchange(
-    method: HttpMethod,
-    path: string,
-    payload: string | undefined,
-    token: string | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<Answer> {
+  readonly #exchange: RequestSender['exchange'] = async (method, path, payload, token, signal) => {
     const answer = await this.#sender.exchange(method, path, payload, token, signal);
     this.#checkRateLimit(method, path, answer);
     return answer;
-  }
+  };
 
   /** A failure below HTTP makes the device unreachable for every user until it answers again. */
   #noteFailure(failure: DeviceError): void {

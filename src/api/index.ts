@@ -30,16 +30,6 @@ export {
   type StreamWarningDetail,
 } from './streams';
 export { normaliseFingerprint, readCertificateFingerprint } from './tls';
-export type {
-  Account,
-  ConnectionState,
-  DeviceClientEvents,
-  DeviceClientOptions,
-  DeviceRequester,
-  DeviceResponse,
-  HttpMethod,
-  RequestOptions,
-  TlsOptions,
-} from './types';
+export type * from './types';
 export { buildBaseUrl, validateApiPath } from './url';
 export { packageVersion } from './version';

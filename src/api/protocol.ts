@@ -1,7 +1,7 @@
 /**
  * The device's protocol facts in one place: its paths, its streams and their event names, and the HTTP
  * methods. Nothing outside this module spells a device path (the simulator, which is the device, aside).
- * Sources: /work/shared/spec/local-device-api.md, device-behaviour.md, device-control.md sections 1 and 3.
+ * Sources: the device's local API, behaviour and control specifications (control sections 1 and 3).
  * Imports nothing, so any layer may import it without making a circle.
  */
 

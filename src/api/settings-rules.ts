@@ -1,9 +1,10 @@
 /**
  * The rules for device settings as a user types them: the defaults, what is valid, and the message
- * that says why not. The runtime (./settings.ts) and the editor share this file: scripts/build.js
- * wraps its compiled form into the config node's HTML, so this module must stay free of imports and
- * of Node.js APIs (it runs in the browser as it is).
+ * that says why not. The runtime (./settings.ts) and the editor share this file: esbuild bundles it
+ * into the config node's editor, so it and what it imports (./http-syntax.ts) stay free of Node.js APIs.
  */
+
+import { isHeaderValue, isHostName, isHttpToken, isIPv4, isIPv6 } from './http-syntax';
 
 /** The device's accounts, in the order the dialog lists them. */
 export const ACCOUNTS = ['general', 'admin'] as const;
@@ -40,20 +41,11 @@ export const MAX_TIMEOUT_SECONDS = 3600;
 export const MAX_CLIENT_HEADER_LENGTH = 500;
 const FINGERPRINT_HEX_DIGITS = 64;
 
-/** The config node's properties, as the editor stores them and the runtime receives them. */
-export type DeviceProperty =
-  | 'host'
-  | 'port'
-  | 'account'
-  | 'clientId'
-  | 'vendor'
-  | 'tls'
-  | 'fingerprint'
-  | 'ca'
-  | 'timeout';
-
-/** Every property of the config node but the password (a credential). */
-export const DEVICE_PROPERTIES: readonly DeviceProperty[] = [
+/**
+ * The config node's properties, as the editor stores them and the runtime receives them: every one but
+ * the password (a credential).
+ */
+export const DEVICE_PROPERTIES = [
   'host',
   'port',
   'account',
@@ -63,7 +55,8 @@ export const DEVICE_PROPERTIES: readonly DeviceProperty[] = [
   'fingerprint',
   'ca',
   'timeout',
-];
+] as const;
+export type DeviceProperty = (typeof DEVICE_PROPERTIES)[number];
 
 /** What a user reads when a setting is refused: the property it is about, a stable reason, a message. */
 export interface SettingProblem {
@@ -81,12 +74,6 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; problem: SettingP
  * (`${NAME}`, and the older `$(NAME)`); the same pattern the editor's own validation lets through.
  */
 const ENV_REFERENCE = /^(?:\$\{([a-zA-Z_][a-zA-Z0-9_]*)\}|\$\(([a-zA-Z_][a-zA-Z0-9_]*)\))$/;
-const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** Visible ASCII with inner spaces: safe as a header value. */
-const HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
-const HOST_NAME_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
-const IPV4_PART = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]\\d|\\d)';
-const IPV4 = new RegExp(`^${IPV4_PART}(?:\\.${IPV4_PART}){3}$`);
 const LABELS: Record<DeviceProperty, string> = {
   host: 'Host',
   port: 'Port',
@@ -122,48 +109,6 @@ export function trimmed(value: unknown): unknown {
 
 function isBlank(value: unknown): boolean {
   return value === undefined || value === null || value === '';
-}
-
-/** Printable ASCII with inner spaces only: safe to send as an HTTP header value. */
-export function isHeaderValue(value: string): boolean {
-  return HEADER_VALUE.test(value);
-}
-
-export function isIPv4(host: string): boolean {
-  return IPV4.test(host);
-}
-
-/** RFC 4291 text form, with an embedded IPv4 tail allowed; no zone index (see checkHost). */
-export function isIPv6(host: string): boolean {
-  if (!/^[0-9a-f:.]+$/i.test(host) || !host.includes(':')) return false;
-  const halves = host.split('::');
-  if (halves.length > 2) return false;
-  const groupsOf = (half: string | undefined) => (half === undefined || half === '' ? [] : half.split(':'));
-  const head = groupsOf(halves[0]);
-  const tail = groupsOf(halves[1]);
-  const groups = [...head, ...tail];
-  let count = groups.length;
-  const last = groups[groups.length - 1];
-  if (last?.includes('.')) {
-    // An embedded IPv4 address is only allowed as the last 32 bits ("::ffff:1.2.3.4", not "1.2.3.4::").
-    if (!IPV4.test(last) || host.endsWith(':')) return false;
-    groups.pop();
-    count += 1;
-  }
-  if (!groups.every((group) => /^[0-9a-f]{1,4}$/i.test(group))) return false;
-  return halves.length === 2 ? count <= 7 : count === 8;
-}
-
-/** A DNS host name as RFC 1123 allows it; a trailing dot (fully qualified) is accepted. */
-function isHostName(host: string): boolean {
-  const name = host.endsWith('.') ? host.slice(0, -1) : host;
-  if (name.length === 0 || name.length > 253) return false;
-  const labels = name.split('.');
-  if (!labels.every((label) => HOST_NAME_LABEL.test(label))) return false;
-  // URL parsers read a name whose last label is a number as an IPv4 address
-  // ("999.1.1.1", "10.0.0"): such a host is a mistyped address, not a name.
-  const last = labels[labels.length - 1] ?? '';
-  return !/^(?:\d+|0x[0-9a-f]*)$/i.test(last);
 }
 
 /**
@@ -253,7 +198,7 @@ export function checkClientId(
   label = 'Client id',
 ): Checked<string> {
   if (isBlank(value)) return { ok: true, value: fallback };
-  if (typeof value !== 'string' || value.length > MAX_CLIENT_HEADER_LENGTH || !HEADER_VALUE.test(value)) {
+  if (typeof value !== 'string' || value.length > MAX_CLIENT_HEADER_LENGTH || !isHeaderValue(value)) {
     return refuse(
       'clientId',
       'clientId',
@@ -266,7 +211,7 @@ export function checkClientId(
 /** The word forms header names and the Authorization scheme, so it must be one HTTP token. */
 export function checkVendor(value: unknown): Checked<string> {
   if (isBlank(value)) return { ok: true, value: DEVICE_DEFAULTS.vendor };
-  if (typeof value !== 'string' || !HTTP_TOKEN.test(value)) {
+  if (typeof value !== 'string' || !isHttpToken(value)) {
     return refuse(
       'vendor',
       'vendor',
@@ -308,6 +253,20 @@ export function checkCaText(value: unknown): Checked<string> {
   return { ok: true, value: value.trim() };
 }
 
+/** Each property's check; `fingerprint` and `ca` matter only under the TLS mode that uses them. */
+const CHECKS: Record<DeviceProperty, (value: unknown, tlsMode: unknown) => Checked<unknown> | undefined> = {
+  host: checkHost,
+  port: checkPort,
+  account: checkAccount,
+  clientId: (value) => checkClientId(value),
+  vendor: checkVendor,
+  tls: checkTlsMode,
+  timeout: checkTimeoutSeconds,
+  fingerprint: (value, tlsMode) =>
+    (isBlank(tlsMode) || tlsMode === 'pin') && !isBlank(value) ? checkFingerprint(value) : undefined,
+  ca: (value, tlsMode) => (tlsMode === 'ca' ? checkCaText(value) : undefined),
+};
+
 /**
  * One config node property as the user typed it (editor) or as Node-RED handed it over after
  * substituting environment variables (runtime). `tlsMode` is the dialog's TLS choice, which decides
@@ -331,30 +290,6 @@ export function checkDeviceProperty(
       message: `${LABELS[property]} is ${quoted(value)}, but the environment variable ${variable} is not set: set it where Node-RED starts, or enter the value`,
     };
   }
-  const tlsMode = trimmed(context.tlsMode);
-  const checked = (() => {
-    switch (property) {
-      case 'host':
-        return checkHost(value);
-      case 'port':
-        return checkPort(value);
-      case 'account':
-        return checkAccount(value);
-      case 'clientId':
-        return checkClientId(value);
-      case 'vendor':
-        return checkVendor(value);
-      case 'tls':
-        return checkTlsMode(value);
-      case 'timeout':
-        return checkTimeoutSeconds(value);
-      case 'fingerprint':
-        return (isBlank(tlsMode) || tlsMode === 'pin') && !isBlank(value)
-          ? checkFingerprint(value)
-          : undefined;
-      case 'ca':
-        return tlsMode === 'ca' ? checkCaText(value) : undefined;
-    }
-  })();
+  const checked = CHECKS[property](value, trimmed(context.tlsMode));
   return checked !== undefined && !checked.ok ? checked.problem : undefined;
 }

@@ -4,6 +4,7 @@
  * Bundled into each node type's HTML by scripts/build.js; browser code, no Node.js API.
  */
 import type { EditorNodeInstance, EditorNodeProperties } from 'node-red';
+import { TYPE as DEVICE_TYPE } from './conference-audio-device/definition';
 import { summarisedMessage, type Translate } from './plain/error-text';
 import { catalogueKey } from './plain/status';
 
@@ -55,6 +56,17 @@ export function validator(
 /** Node properties every palette node has: a name, which takes the place of the label when set. */
 export interface NamedProperties extends EditorNodeProperties {
   name: string;
+}
+
+/**
+ * The properties every node type with a device has: its name and its device config node. The device is
+ * optional where messages may bring what it gives (`deviceRequired: false`).
+ */
+export function nameAndDevice(deviceRequired = true) {
+  return {
+    name: { value: '' },
+    device: { value: '', type: DEVICE_TYPE, required: deviceRequired },
+  };
 }
 
 /**

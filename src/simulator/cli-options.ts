@@ -3,26 +3,15 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_CLI_PORT } from './cli-usage';
 import { OptionError, validateOptions } from './options';
 import { sampleProfiles } from './resources/profiles';
-import type {
-  ConnectionStatus,
-  LayoutSpelling,
-  LedLight,
-  SimulatorFirmware,
-  SimulatorModel,
-  SimulatorOptions,
-  SimulatorProfile,
-  UsbEventForm,
-  VolumeScale,
-  WriteAnswer,
-} from './types';
+import type * as Sim from './types';
 
 export type CliParseResult =
   | { kind: 'help' }
   | { kind: 'error'; message: string }
-  | { kind: 'run'; options: SimulatorOptions };
+  | { kind: 'run'; options: Sim.SimulatorOptions };
 
 /** The flag of each option, to name it in a refusal. */
-const FLAG_OF: Partial<Record<keyof SimulatorOptions, string>> = {
+const FLAG_OF: Partial<Record<keyof Sim.SimulatorOptions, string>> = {
   enrollmentCode: 'enrollment-code',
   factoryReset: 'factory-reset',
   zonesFile: 'zones',
@@ -49,7 +38,7 @@ class FlagError extends Error {}
 
 /** Turns command-line arguments into simulator options, checked by the same rules as the library's. Never throws. */
 export function parseCliArguments(argv: readonly string[]): CliParseResult {
-  let options: SimulatorOptions;
+  let options: Sim.SimulatorOptions;
   try {
     const { values } = parseFlags(argv);
     if (values.help === true) return { kind: 'help' };
@@ -67,7 +56,7 @@ export function parseCliArguments(argv: readonly string[]): CliParseResult {
 type FlagValues = ReturnType<typeof parseFlags>['values'];
 
 /** Only the flags given become options; their rules are checked by `validateOptions`. */
-function optionsOf(values: FlagValues): SimulatorOptions {
+function optionsOf(values: FlagValues): Sim.SimulatorOptions {
   const number = (raw: string): number => (/^\d+$/.test(raw) ? Number(raw) : Number.NaN);
   const list = (raw: string): string[] =>
     raw
@@ -94,18 +83,18 @@ function optionsOf(values: FlagValues): SimulatorOptions {
   const activeName = values['active-profile'];
   const range = values['volume-range'];
   const step = values['volume-step'];
-  const options: SimulatorOptions = {
+  const options: Sim.SimulatorOptions = {
     port: given(values.port, number) ?? DEFAULT_CLI_PORT,
     host: values.host,
-    model: values.model as SimulatorModel | undefined,
-    firmware: values.firmware as SimulatorFirmware | undefined,
-    layoutSpelling: values['layout-spelling'] as LayoutSpelling | undefined,
+    model: values.model as Sim.SimulatorModel | undefined,
+    firmware: values.firmware as Sim.SimulatorFirmware | undefined,
+    layoutSpelling: values['layout-spelling'] as Sim.LayoutSpelling | undefined,
     vendor: values.vendor,
     enrollmentCode: values['enrollment-code'],
     passwords,
     factoryReset: values['factory-reset'],
     zonesFile: values.zones,
-    talker: values.talker as SimulatorOptions['talker'],
+    talker: values.talker as Sim.SimulatorOptions['talker'],
     talkerAt: given(values['talker-at'], point),
     muted: values.muted,
     stallStreams: values['stall-streams'],
@@ -117,23 +106,23 @@ function optionsOf(values: FlagValues): SimulatorOptions {
     firmwareVersion: values['firmware-version'],
     barUnplugged: values['bar-unplugged'],
     leds: Object.keys(leds).length === 0 ? undefined : leds,
-    usb: values.usb as ConnectionStatus | undefined,
-    components: values.components as ConnectionStatus | undefined,
-    usbEventForm: values['usb-event'] as UsbEventForm | undefined,
+    usb: values.usb as Sim.ConnectionStatus | undefined,
+    components: values.components as Sim.ConnectionStatus | undefined,
+    usbEventForm: values['usb-event'] as Sim.UsbEventForm | undefined,
     profiles,
     activeProfile: given(activeName, (name) => activeProfileId(name, profiles ?? sampleProfiles())),
     calibrationMs: given(values['calibration-time'], number),
     volumeScale:
       range === undefined && step === undefined
         ? undefined
-        : ({ max: number(range ?? '20'), step: number(step ?? '1') } as VolumeScale),
-    writeAnswer: values['write-answer'] as WriteAnswer | undefined,
+        : ({ max: number(range ?? '20'), step: number(step ?? '1') } as Sim.VolumeScale),
+    writeAnswer: values['write-answer'] as Sim.WriteAnswer | undefined,
     bodylessEvents: given(values['bodyless-events'], list),
     layoutZoneExtras: given(values['layout-zone-extras'], json),
   };
   return Object.fromEntries(
     Object.entries(options).filter(([, value]) => value !== undefined),
-  ) as SimulatorOptions;
+  ) as Sim.SimulatorOptions;
 }
 
 function point(raw: string): { x: number; y: number } {
@@ -151,9 +140,9 @@ function point(raw: string): { x: number; y: number } {
   return { x, y };
 }
 
-function light(raw: string): LedLight {
+function light(raw: string): Sim.LedLight {
   const [colour, state] = raw.split(',').map((part) => part.trim());
-  return { colour, state } as LedLight;
+  return { colour, state } as Sim.LedLight;
 }
 
 function json(raw: string): Record<string, unknown> {
@@ -164,7 +153,7 @@ function json(raw: string): Record<string, unknown> {
   }
 }
 
-function activeProfileId(name: string, profiles: SimulatorProfile[]): string {
+function activeProfileId(name: string, profiles: Sim.SimulatorProfile[]): string {
   const profile = profiles.find((candidate) => candidate.name === name);
   if (profile === undefined) {
     throw new FlagError(

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEVICE_CONTROLS } from './device-controls';
+import { type ControlTable, DEVICE_CONTROLS } from './device-controls';
 import { parseFault } from './faults';
 import { BodyTooLargeError, readBody, sendJson } from './http';
 import type { SimulatorControls } from './types';
@@ -8,22 +8,21 @@ import { isRecord } from './zones';
 /** A bad control request: answered 400 with this message. */
 class ControlError extends Error {}
 
-type ControlHandler = (simulator: SimulatorControls, body: unknown) => unknown;
+/** `{"<key>": true | false}` or the bare boolean. */
+function flag(body: unknown, key: string): boolean {
+  const value = isRecord(body) ? body[key] : body;
+  if (typeof value !== 'boolean') throw new ControlError(`body must be {"${key}": true | false}`);
+  return value;
+}
 
-/**
- * The simulator's own controls for tests and demos in another process. They need neither client headers nor
- * authorization, are not rate limited, not recorded and not counted. Mutations answer the new state.
- */
-const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
-  ...withState(DEVICE_CONTROLS),
-  '/_simulator/state': { GET: (simulator) => simulator.getState() },
-  '/_simulator/requests': { GET: (simulator) => simulator.requests },
+/** The controls that change the device or the simulator; each answers the new state (`withState`). */
+const MUTATIONS: ControlTable = {
+  ...DEVICE_CONTROLS,
   '/_simulator/zones': {
     PUT: (simulator, body) => {
       if (Array.isArray(body)) simulator.setZones(body);
       else if (isRecord(body) && 'zones' in body) simulator.setZones(body.zones as unknown[]);
       else throw new ControlError('body must be an array of zones or {"zones": ...}');
-      return simulator.getState();
     },
   },
   '/_simulator/password': {
@@ -33,27 +32,11 @@ const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
       }
       if (typeof body.password !== 'string') throw new ControlError('password must be a string');
       simulator.setPassword(body.account, body.password);
-      return simulator.getState();
     },
   },
-  '/_simulator/reboot': {
-    POST: (simulator) => {
-      simulator.reboot();
-      return simulator.getState();
-    },
-  },
-  '/_simulator/factory-reset': {
-    POST: (simulator) => {
-      simulator.factoryReset();
-      return simulator.getState();
-    },
-  },
-  '/_simulator/fault': {
-    PUT: (simulator, body) => {
-      simulator.setFault(parseFault(body));
-      return simulator.getState();
-    },
-  },
+  '/_simulator/reboot': { POST: (simulator) => simulator.reboot() },
+  '/_simulator/factory-reset': { POST: (simulator) => simulator.factoryReset() },
+  '/_simulator/fault': { PUT: (simulator, body) => simulator.setFault(parseFault(body)) },
   '/_simulator/talker': {
     PUT: (simulator, body) => {
       // {"x": mm, "y": mm, "powerLevel"?: dB} places the talker; {"mode": "walk"} or {"mode": "silent"}.
@@ -74,36 +57,13 @@ const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
         throw new ControlError(
           'body must be {"x": mm, "y": mm, "powerLevel"?: dB} or {"mode": "walk" | "silent"}',
         );
-      return simulator.getState();
     },
   },
-  '/_simulator/mute': {
-    PUT: (simulator, body) => {
-      const muted = isRecord(body) ? body.muted : body;
-      if (typeof muted !== 'boolean') throw new ControlError('body must be {"muted": true | false}');
-      simulator.setMuted(muted);
-      return simulator.getState();
-    },
-  },
-  '/_simulator/streams/drop': {
-    POST: (simulator) => {
-      simulator.dropStreams();
-      return simulator.getState();
-    },
-  },
-  '/_simulator/streams/end': {
-    POST: (simulator) => {
-      simulator.endStreams();
-      return simulator.getState();
-    },
-  },
+  '/_simulator/mute': { PUT: (simulator, body) => simulator.setMuted(flag(body, 'muted')) },
+  '/_simulator/streams/drop': { POST: (simulator) => simulator.dropStreams() },
+  '/_simulator/streams/end': { POST: (simulator) => simulator.endStreams() },
   '/_simulator/streams/stall': {
-    PUT: (simulator, body) => {
-      const stalled = isRecord(body) ? body.stalled : body;
-      if (typeof stalled !== 'boolean') throw new ControlError('body must be {"stalled": true | false}');
-      simulator.stallStreams(stalled);
-      return simulator.getState();
-    },
+    PUT: (simulator, body) => simulator.stallStreams(flag(body, 'stalled')),
   },
   '/_simulator/change': {
     POST: (simulator, body) => {
@@ -115,21 +75,23 @@ const CONTROLS: Record<string, Partial<Record<string, ControlHandler>>> = {
       } catch (error) {
         throw new ControlError((error as Error).message);
       }
-      return simulator.getState();
     },
   },
-  '/_simulator/reset-records': {
-    POST: (simulator) => {
-      simulator.resetRecords();
-      return simulator.getState();
-    },
-  },
+  '/_simulator/reset-records': { POST: (simulator) => simulator.resetRecords() },
 };
 
-/** Device controls answer the new state, as the others do. */
-function withState(
-  controls: Record<string, Partial<Record<string, ControlHandler>>>,
-): Record<string, Partial<Record<string, ControlHandler>>> {
+/**
+ * The simulator's own controls for tests and demos in another process. They need neither client headers nor
+ * authorization, are not rate limited, not recorded and not counted.
+ */
+const CONTROLS: ControlTable = {
+  ...withState(MUTATIONS),
+  '/_simulator/state': { GET: (simulator) => simulator.getState() },
+  '/_simulator/requests': { GET: (simulator) => simulator.requests },
+};
+
+/** The controls, each answering the new state after it ran. */
+function withState(controls: ControlTable): ControlTable {
   return Object.fromEntries(
     Object.entries(controls).map(([path, methods]) => [
       path,

@@ -5,7 +5,8 @@ import { answerWithFault } from './fault-answers';
 import type { FaultSwitch } from './faults';
 import type { SlidingWindowRateLimiter } from './rate-limiter';
 import type { RequestLog } from './request-log';
-import type { AnswerEncoding, ErrorFormat, RecordedRequest, SimulatorAccount, WriteAnswer } from './types';
+import type { DeviceSettings } from './settings';
+import type { RecordedRequest, SimulatorAccount } from './types';
 
 const MAX_CLIENT_HEADER_LENGTH = 500;
 const ROLE_RANK: Record<SimulatorAccount, number> = { general: 1, admin: 2 };
@@ -13,15 +14,15 @@ export const RATE_LIMITED_MESSAGE = 'Too many requests';
 
 /** What the router asks the simulator for each request: the device's current settings and parts. */
 export interface RouterDevice {
-  readonly vendor: string;
+  /** How the device answers, read live: the controls change it between requests. */
+  readonly settings: Pick<
+    DeviceSettings,
+    'vendor' | 'rateLimitStatus' | 'answerEncoding' | 'errorFormat' | 'writeAnswer'
+  >;
   readonly accounts: Accounts;
   readonly log: RequestLog;
   readonly faults: FaultSwitch;
   readonly rateLimiter: SlidingWindowRateLimiter;
-  readonly rateLimitStatus: 429 | 409;
-  readonly encoding: AnswerEncoding;
-  readonly errorFormat: ErrorFormat;
-  readonly writeAnswer: WriteAnswer;
   readonly zones: unknown;
   readonly closing: boolean;
   delay(ms: number): Promise<void>;
@@ -72,15 +73,15 @@ export class Router {
       params: found?.params ?? {},
       record,
       account: null,
-      encoding: device.encoding,
-      errorFormat: device.errorFormat,
-      writeAnswer: device.writeAnswer,
+      encoding: device.settings.answerEncoding,
+      errorFormat: device.settings.errorFormat,
+      writeAnswer: device.settings.writeAnswer,
     };
 
-    const clientId = headerValue(request, `${device.vendor}-Client-Id`) ?? '';
+    const clientId = headerValue(request, `${device.settings.vendor}-Client-Id`) ?? '';
     if (!device.rateLimiter.tryAcquire(`${request.socket.remoteAddress ?? ''}|${clientId}`)) {
       device.log.counters.rateLimited += 1;
-      sendError(exchange, device.rateLimitStatus, [RATE_LIMITED_MESSAGE]);
+      sendError(exchange, device.settings.rateLimitStatus, [RATE_LIMITED_MESSAGE]);
       return;
     }
 
@@ -103,7 +104,7 @@ export class Router {
 
     const route = found?.route;
     if (route === undefined || route.minimumRole !== null) {
-      exchange.account = device.accounts.accountOf(request.headers.authorization, device.vendor);
+      exchange.account = device.accounts.accountOf(request.headers.authorization, device.settings.vendor);
       if (exchange.account === null) {
         sendError(exchange, 401, ['Unauthorized']);
         return;
@@ -144,7 +145,10 @@ export class Router {
 
   #clientHeaderProblems(request: IncomingMessage): string[] {
     const problems: string[] = [];
-    for (const name of [`${this.device.vendor}-Client-Id`, `${this.device.vendor}-Client-Version`]) {
+    for (const name of [
+      `${this.device.settings.vendor}-Client-Id`,
+      `${this.device.settings.vendor}-Client-Version`,
+    ]) {
       const value = headerValue(request, name);
       if (value === undefined || value.trim() === '') problems.push(`${name} is missing`);
       else if (value.length > MAX_CLIENT_HEADER_LENGTH) {

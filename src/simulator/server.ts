@@ -27,25 +27,11 @@ export class SimulatorServer {
     const context = settings.context;
     const server = this;
     this.router = new Router({
-      get vendor() {
-        return settings.vendor;
-      },
+      settings,
       accounts: parts.accounts,
       log,
       faults: parts.faults,
       rateLimiter: parts.rateLimiter,
-      get rateLimitStatus() {
-        return settings.rateLimitStatus;
-      },
-      get encoding() {
-        return settings.answerEncoding;
-      },
-      get errorFormat() {
-        return settings.errorFormat;
-      },
-      get writeAnswer() {
-        return settings.writeAnswer;
-      },
       get zones() {
         return parts.room.zones;
       },

@@ -26,7 +26,10 @@ export class DeviceSettings {
   rateLimitStatus: 429 | 409;
   writeAnswer: WriteAnswer;
   bodylessEvents: Set<string>;
-  readonly context: DeviceContext;
+  readonly ipAddress: string;
+  /** What the resources see of the device: these settings, read live. */
+  readonly context: DeviceContext = this;
+  readonly #emit: (event: string, data: unknown) => void;
 
   constructor(options: SimulatorOptions, host: string, emit: (event: string, data: unknown) => void) {
     this.vendor = options.vendor ?? 'Vendor';
@@ -39,20 +42,12 @@ export class DeviceSettings {
     this.rateLimitStatus = options.rateLimitStatus ?? 429;
     this.writeAnswer = options.writeAnswer ?? 'empty-object';
     this.bodylessEvents = new Set(options.bodylessEvents ?? []);
-    const settings = this;
-    const ipAddress = isIP(host) === 4 && host !== '0.0.0.0' ? host : DOCUMENTATION_ADDRESS;
-    this.context = {
-      get model() {
-        return settings.model;
-      },
-      get firmware() {
-        return settings.firmware;
-      },
-      get firmwareVersion() {
-        return settings.firmwareVersion;
-      },
-      ipAddress,
-      announce: (event, data) => emit(event, this.bodylessEvents.has(event) ? undefined : data),
-    };
+    this.ipAddress = isIP(host) === 4 && host !== '0.0.0.0' ? host : DOCUMENTATION_ADDRESS;
+    this.#emit = emit;
+  }
+
+  /** A change event on every events stream; its body left out where `bodylessEvents` says so. */
+  announce(event: string, data: unknown): void {
+    this.#emit(event, this.bodylessEvents.has(event) ? undefined : data);
   }
 }

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { azimuthOf, type Talker, type TalkerZone, talkerZones, zoneAt } from './talker';
 
-/** The three Server-Sent-Event streams a device serves. */
-export type StreamKind = 'data' | 'changes' | 'heartbeat';
+/** The three Server-Sent-Event streams the simulator serves (the client side shares two: device/stream-hub.ts StreamKind). */
+export type ServedStreamKind = 'data' | 'changes' | 'heartbeat';
 
 export interface StreamTimings {
   soundLocationIntervalMs: number;
@@ -20,7 +20,7 @@ export const DEFAULT_STREAM_TIMINGS: StreamTimings = {
 export const DATA_EVENTS = ['soundLocation', 'deviceMetrics'] as const;
 
 interface Connection {
-  kind: StreamKind;
+  kind: ServedStreamKind;
   /** Names asked for on the data stream (empty on the others). */
   events: ReadonlySet<string>;
   response: ServerResponse;
@@ -65,7 +65,7 @@ export class EventStreams {
   }
 
   /** Answers `response` as an event stream of `kind` and keeps it open until the client or a control ends it. */
-  open(kind: StreamKind, response: ServerResponse, requested: readonly string[]): void {
+  open(kind: ServedStreamKind, response: ServerResponse, requested: readonly string[]): void {
     const connection: Connection = { kind, events: new Set(requested), response };
     response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',

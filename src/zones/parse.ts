@@ -131,8 +131,8 @@ class ZoneReader {
     const at = `${this.arrayPath}[${index}]`;
     if (!isObject(raw)) this.fail(`${at} is ${describeValue(raw)}, not an object`);
 
-    const id = this.readId(raw, at);
-    const label = this.readLabel(raw, at);
+    const id = this.readText(raw, at, ID_KEYS);
+    const label = this.readText(raw, at, LABEL_KEYS);
     const types = this.readTypes(raw, at);
     const geometry = this.readGeometry(raw, at);
 
@@ -157,19 +157,12 @@ class ZoneReader {
     return zone as unknown as Zone;
   }
 
-  private readId(raw: JsonObject, at: string): string | undefined {
-    const found = firstPresent(raw, ID_KEYS);
+  /** The id (`ID_KEYS`) or the label (`LABEL_KEYS`): a string, under the first of `keys` present. */
+  private readText(raw: JsonObject, at: string, keys: readonly string[]): string | undefined {
+    const found = firstPresent(raw, keys);
     if (found === undefined) return undefined;
     if (typeof found.value === 'string') return found.value;
-    // Some integrations number their zones; the id is opaque to us, so its text form is as good.
-    if (typeof found.value === 'number' && Number.isFinite(found.value)) return String(found.value);
-    return this.fail(`${at}.${found.key} is ${describeValue(found.value)}, not a string`);
-  }
-
-  private readLabel(raw: JsonObject, at: string): string | undefined {
-    const found = firstPresent(raw, LABEL_KEYS);
-    if (found === undefined) return undefined;
-    if (typeof found.value === 'string') return found.value;
+    // Some integrations number their zones; an id is opaque to us, so its text form is as good.
     if (typeof found.value === 'number' && Number.isFinite(found.value)) return String(found.value);
     return this.fail(`${at}.${found.key} is ${describeValue(found.value)}, not a string`);
   }

@@ -1,7 +1,8 @@
 import { isIPv6 as nodeIsIPv6 } from 'node:net';
 import should from 'should';
+import { isIPv6 } from '../../src/api/http-syntax';
 import { deviceSettingsFromProperties, resolveClientSettings } from '../../src/api/settings';
-import { checkDeviceProperty, isIPv6 } from '../../src/api/settings-rules';
+import { checkDeviceProperty } from '../../src/api/settings-rules';
 import { MAX_WINDOW_LIMIT } from '../../src/api/sliding-window';
 import { DeviceError } from '../../src/errors';
 import { useHarness } from './helpers';

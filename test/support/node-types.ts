@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { expandTemplate } from '../../scripts/template-rows';
 
 export const projectRoot = path.resolve(__dirname, '..', '..');
 
@@ -43,12 +44,15 @@ export const languages: readonly string[] = fs
   .filter((name) => name.endsWith('.json'))
   .map((name) => name.slice(0, -'.json'.length));
 
-/** What the editor of a node type is made of: its dialog template, its editor code and its definition. */
+/** What the editor of a node type is made of: its dialog template (shared rows filled in), its editor code and its definition. */
 export function editorSources(type: string): string[] {
   return ['template.html', 'editor.ts', 'definition.ts']
     .map((name) => path.join(nodeFolder(type), name))
     .filter((file) => fs.existsSync(file))
-    .map((file) => fs.readFileSync(file, 'utf8'));
+    .map((file) => {
+      const text = fs.readFileSync(file, 'utf8');
+      return file.endsWith('.html') ? expandTemplate(text, type) : text;
+    });
 }
 
 /** The types whose editor definition has `category: 'config'`. */

@@ -1,4 +1,4 @@
-import { catalogue, type NamedProperties, paletteEntry, validator } from '../editor-common';
+import { catalogue, type NamedProperties, nameAndDevice, paletteEntry, validator } from '../editor-common';
 import {
   DEFAULT_LIVE_EVENTS,
   DEFAULT_RATE,
@@ -22,8 +22,7 @@ const checkbox = (event: LiveEventChoice) => $(`#conference-audio-event-${event}
 RED.nodes.registerType<EventsProperties>('conference-audio-events', {
   ...paletteEntry<EventsProperties>(t, { inputs: 0, outputs: 1, icon: 'conference-audio-events.svg' }),
   defaults: {
-    name: { value: '' },
-    device: { value: '', type: 'conference-audio-device', required: true },
+    ...nameAndDevice(),
     events: {
       value: [...DEFAULT_LIVE_EVENTS],
       validate: validator((value) => (readLiveEvents(value).ok ? undefined : t('errors.noEvents'))),

@@ -8,11 +8,13 @@ import {
 } from '../../device/stream-hub';
 import { streamErrorReporter, worstCondition } from '../../device/stream-status';
 import type { DeviceError } from '../../errors';
+import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, useDevice } from '../glue/device';
 import { errorLocaliser, toNodeError } from '../glue/errors';
 import { CoalescedStatus } from '../lib/coalesced-status';
 import { RepeatGate } from '../lib/repeat-gate';
 import { joinTopic, nodeTopicNames } from '../lib/topic';
+import { settingValue } from '../plain/node-settings';
 import { RateWindow } from '../plain/rate-window';
 import { withNote } from '../plain/status';
 import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
@@ -32,18 +34,17 @@ function dataEventFilter(chosen: readonly LiveEventChoice[]): (name: string) => 
 }
 
 export = (RED: NodeAPI) => {
-  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
+  const t = runtimeCatalogue(RED, TYPE);
   const localise = errorLocaliser(RED);
 
   function EventsNode(this: DeviceUser, def: EventsDef) {
     RED.nodes.createNode(this, def);
     const node: DeviceUser = this;
-    const events = readLiveEvents(def.events);
-    if (!events.ok) node.warn(t('errors.events', { reason: events.reason }));
-    const chosen = events.ok ? events.value : events.fallback;
-    const rate = readRate(def.rate);
-    if (!rate.ok) node.warn(t('errors.rate', { reason: rate.reason }));
-    const limiter = new RateWindow(rate.ok ? rate.value : rate.fallback);
+    const chosen = settingValue(readLiveEvents(def.events), (reason) =>
+      node.warn(t('errors.events', { reason })),
+    );
+    const rate = settingValue(readRate(def.rate), (reason) => node.warn(t('errors.rate', { reason })));
+    const limiter = new RateWindow(rate);
     const passesData = dataEventFilter(chosen);
     const configuredTopic = typeof def.topic === 'string' ? def.topic.trim() : '';
 

@@ -1,4 +1,11 @@
-import { catalogue, localisedMessage, type NamedProperties, paletteEntry, validator } from '../editor-common';
+import {
+  catalogue,
+  localisedMessage,
+  type NamedProperties,
+  nameAndDevice,
+  paletteEntry,
+  validator,
+} from '../editor-common';
 import { METHODS, pathError, REQUEST_DEFAULTS, TYPE } from './definition';
 
 interface RequestProperties extends NamedProperties {
@@ -12,8 +19,7 @@ const t = catalogue(TYPE);
 RED.nodes.registerType<RequestProperties>('conference-audio-request', {
   ...paletteEntry<RequestProperties>(t, { inputs: 1, outputs: 1, icon: 'conference-audio-request.svg' }),
   defaults: {
-    name: { value: '' },
-    device: { value: '', type: 'conference-audio-device', required: true },
+    ...nameAndDevice(),
     method: { value: REQUEST_DEFAULTS.method, required: true },
     path: {
       value: REQUEST_DEFAULTS.path,

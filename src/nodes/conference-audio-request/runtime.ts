@@ -1,6 +1,7 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
 import { type DeviceClient, validateApiPath } from '../../api';
 import { AUTH_SEGMENT, STREAMING_PATHS } from '../../api/protocol';
+import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
 import { METHODS, METHODS_WITH_BODY, REQUEST_DEFAULTS, readMethod, TYPE } from './definition';
@@ -70,7 +71,7 @@ function visibleHeaders(headers: Record<string, string>): Record<string, string>
 }
 
 export = (RED: NodeAPI) => {
-  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
+  const t = runtimeCatalogue(RED, TYPE);
   const localise = errorLocaliser(RED);
   const nodeError = (error: unknown) => toNodeError(error, localise);
 

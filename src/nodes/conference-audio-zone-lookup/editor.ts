@@ -1,6 +1,7 @@
 import {
   catalogue,
   type NamedProperties,
+  nameAndDevice,
   paletteEntry,
   typedInputValidator,
   validator,
@@ -23,9 +24,8 @@ RED.nodes.registerType<LookupProperties>('conference-audio-zone-lookup', {
     outputLabels: (index) => (index === 0 ? t('label.outputInside') : t('label.outputOutside')),
   }),
   defaults: {
-    name: { value: '' },
-    // Optional: messages may carry their own zones.
-    device: { value: '', type: 'conference-audio-device', required: false },
+    // The device is optional: messages may carry their own zones.
+    ...nameAndDevice(false),
     property: {
       value: LOOKUP_DEFAULTS.property,
       required: true,

@@ -3,6 +3,7 @@ import { TtlCache } from '../../device/ttl-cache';
 import { isDeviceError } from '../../errors';
 import { parseZoneList, withGeometry, zonesContaining } from '../../zones';
 import type { ZoneWithGeometry } from '../../zones/types';
+import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
 import { readPoint } from '../plain/point';
@@ -24,7 +25,7 @@ function describe(value: unknown): string {
 type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 
 export = (RED: NodeAPI) => {
-  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
+  const t = runtimeCatalogue(RED, TYPE);
   const localise = errorLocaliser(RED);
   const nodeError = (error: unknown) => toNodeError(error, localise);
 

@@ -5,6 +5,7 @@ import {
   catalogue,
   localisedMessage,
   type NamedProperties,
+  nameAndDevice,
   paletteEntry,
   postJson,
   validator,
@@ -96,8 +97,7 @@ function showZones(event: JQuery.TriggeredEvent) {
 RED.nodes.registerType<ZonesProperties>('conference-audio-zones', {
   ...paletteEntry<ZonesProperties>(t, { inputs: 1, outputs: 1, icon: 'conference-audio-zones.svg' }),
   defaults: {
-    name: { value: '' },
-    device: { value: '', type: 'conference-audio-device', required: true },
+    ...nameAndDevice(),
     output: { value: ZONES_DEFAULTS.output, required: true },
     interval: {
       value: ZONES_DEFAULTS.interval,

@@ -4,6 +4,7 @@ import type { ConnectionState } from '../../api/types';
 import { SingleFlight } from '../../device/single-flight';
 import { renderZoneMap } from '../../zones';
 import type { ZoneReadResult } from '../../zones/types';
+import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, toNodeError } from '../glue/errors';
 import { joinTopic, nodeTopicNames } from '../lib/topic';
@@ -37,7 +38,7 @@ interface ZonesSettings {
 type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 
 export = (RED: NodeAPI) => {
-  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
+  const t = runtimeCatalogue(RED, TYPE);
   const localise = errorLocaliser(RED);
   const nodeError = (error: unknown) => toNodeError(error, localise);
 

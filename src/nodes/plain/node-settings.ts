@@ -5,6 +5,13 @@
  */
 export type Setting<T> = { ok: true; value: T } | { ok: false; fallback: T; reason: string };
 
+/** The setting's value; else, after `warn` with the reason, the fallback the node keeps instead. */
+export function settingValue<T>(setting: Setting<T>, warn: (reason: string) => void): T {
+  if (setting.ok) return setting.value;
+  warn(setting.reason);
+  return setting.fallback;
+}
+
 /**
  * A number as people write it in a form: decimal digits with an optional fraction. Not `Number()`'s
  * grammar, which reads "0x10" as 16, "0b11" as 3 and "1e3" as 1000: a hold of "0x10" is a typo, not 16 ms.

@@ -41,23 +41,17 @@ export function statusMessage(translate: Translate, view: StatusView): StatusMes
   return { fill: view.fill, shape: view.shape, text: translate(view.key, view.params) };
 }
 
+const CONNECTION_VIEWS: Readonly<Record<Exclude<ConnectionState, 'unreachable'>, StatusView>> = {
+  idle: { fill: 'grey', shape: 'ring', key: 'status.idle' },
+  connecting: { fill: 'yellow', shape: 'ring', key: 'status.connecting' },
+  connected: { fill: 'green', shape: 'dot', key: 'status.connected' },
+  auth_failed: { fill: 'red', shape: 'ring', key: 'status.authFailed' },
+  rate_limited: { fill: 'red', shape: 'ring', key: 'status.rateLimited' },
+};
+
 export function connectionStatus(state: ConnectionState, errorCode?: string): StatusView {
-  switch (state) {
-    case 'idle':
-      return { fill: 'grey', shape: 'ring', key: 'status.idle' };
-    case 'connecting':
-      return { fill: 'yellow', shape: 'ring', key: 'status.connecting' };
-    case 'connected':
-      return { fill: 'green', shape: 'dot', key: 'status.connected' };
-    case 'auth_failed':
-      return { fill: 'red', shape: 'ring', key: 'status.authFailed' };
-    case 'rate_limited':
-      return { fill: 'red', shape: 'ring', key: 'status.rateLimited' };
-    case 'unreachable':
-      return errorCode === 'TIMEOUT' || errorCode === 'TLS'
-        ? faultStatus(errorCode)
-        : faultStatus('UNREACHABLE');
-  }
+  if (state !== 'unreachable') return { ...CONNECTION_VIEWS[state] };
+  return errorCode === 'TIMEOUT' || errorCode === 'TLS' ? faultStatus(errorCode) : faultStatus('UNREACHABLE');
 }
 
 /** Device error codes with words of their own in the device catalogue; every other code is shown as it is. */

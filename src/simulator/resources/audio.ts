@@ -1,14 +1,6 @@
 import type { DeviceContext } from '../device';
-import {
-  answerWrite,
-  type Exchange,
-  NOT_JSON,
-  parseJson,
-  type Routes,
-  readText,
-  sendError,
-  sendJsonAnswer,
-} from '../exchange';
+import { answerWrite, type Exchange, type Routes, sendError, sendJsonAnswer } from '../exchange';
+import { NOT_JSON, parseJson, readText } from '../request-body';
 import type { VolumeScale } from '../types';
 import { isRecord } from '../zones';
 import {

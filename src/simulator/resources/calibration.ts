@@ -1,15 +1,7 @@
 import type { DeviceContext } from '../device';
-import {
-  answerWrite,
-  type Exchange,
-  NOT_JSON,
-  parseJson,
-  type Routes,
-  readText,
-  sendError,
-  sendProblem,
-} from '../exchange';
+import { answerWrite, type Exchange, type Routes, sendError, sendProblem } from '../exchange';
 import { atLeast, spelledFloor } from '../firmware';
+import { NOT_JSON, parseJson, readText } from '../request-body';
 import { isRecord } from '../zones';
 
 export const DEFAULT_CALIBRATION_MS = 20_000;

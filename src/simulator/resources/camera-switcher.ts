@@ -1,13 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { DeviceContext } from '../device';
-import {
-  answerWrite,
-  type Exchange,
-  type Routes,
-  readJsonBody,
-  sendError,
-  sendJsonAnswer,
-} from '../exchange';
+import { answerWrite, type Exchange, type Routes, sendError, sendJsonAnswer } from '../exchange';
+import { type FieldTests, fieldsProblem, isBoolean, isString } from '../field-tests';
+import { readJsonBody } from '../request-body';
 import type { CameraSwitcherFields } from '../types';
 import { isRecord } from '../zones';
 
@@ -65,7 +60,7 @@ export class CameraSwitcher {
 
   /** Changes what the switcher reports, announced when anything changed. */
   set(fields: Partial<CameraSwitcherFields>): void {
-    const problem = switcherFieldsProblem(fields);
+    const problem = fieldsProblem(fields, SWITCHER_FIELDS);
     if (problem !== undefined) throw new TypeError(`camera switcher ${problem}`);
     const next = { ...this.#fields, ...fields };
     if (isDeepStrictEqual(next, this.#fields)) return;
@@ -101,23 +96,11 @@ export class CameraSwitcher {
   }
 }
 
-function switcherFieldsProblem(fields: unknown): string | undefined {
-  if (!isRecord(fields)) return 'fields must be an object';
-  for (const [key, value] of Object.entries(fields)) {
-    const fits =
-      key === 'enabled'
-        ? typeof value === 'boolean'
-        : key === 'ipOrHostname'
-          ? typeof value === 'string'
-          : key === 'activeCameraInput'
-            ? value === null || typeof value === 'string'
-            : key === 'integrationErrors' &&
-              Array.isArray(value) &&
-              value.every(
-                (error) =>
-                  isRecord(error) && Number.isInteger(error.code) && typeof error.description === 'string',
-              );
-    if (!fits) return `${key} is not a field, or not of its type`;
-  }
-  return undefined;
-}
+const SWITCHER_FIELDS: FieldTests = {
+  enabled: isBoolean,
+  ipOrHostname: isString,
+  activeCameraInput: (value) => value === null || isString(value),
+  integrationErrors: (value) =>
+    Array.isArray(value) &&
+    value.every((error) => isRecord(error) && Number.isInteger(error.code) && isString(error.description)),
+};

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { DeviceContext } from '../device';
 import { type Routes, sendJsonAnswer } from '../exchange';
+import { type FieldTests, fieldsProblem, isBoolean, isString } from '../field-tests';
 import type { NetworkFields } from '../types';
-import { isRecord } from '../zones';
 import { DEVICE_MAC } from './hardware-status';
 
 const PATH = '/api/v1/network/configuration';
@@ -45,7 +45,7 @@ export class Network {
   }
 
   set(fields: Partial<NetworkFields>): void {
-    const problem = networkFieldsProblem(fields);
+    const problem = fieldsProblem(fields, NETWORK_FIELDS);
     if (problem !== undefined) throw new TypeError(`network ${problem}`);
     const next = { ...this.#fields, ...fields };
     if (isDeepStrictEqual(next, this.#fields)) return;
@@ -54,16 +54,9 @@ export class Network {
   }
 }
 
-function networkFieldsProblem(fields: unknown): string | undefined {
-  if (!isRecord(fields)) return 'fields must be an object';
-  for (const [key, value] of Object.entries(fields)) {
-    const fits =
-      key === 'isStatic'
-        ? typeof value === 'boolean'
-        : key === 'subnetMask' || key === 'gateway'
-          ? typeof value === 'string'
-          : key === 'dns' && Array.isArray(value) && value.every((server) => typeof server === 'string');
-    if (!fits) return `${key} is not a field, or not of its type`;
-  }
-  return undefined;
-}
+const NETWORK_FIELDS: FieldTests = {
+  isStatic: isBoolean,
+  subnetMask: isString,
+  gateway: isString,
+  dns: (value) => Array.isArray(value) && value.every(isString),
+};

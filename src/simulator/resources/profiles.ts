@@ -1,5 +1,6 @@
 import { type DeviceContext, onZoneModel } from '../device';
-import { answerWrite, type Exchange, type Routes, readText, sendJsonAnswer, sendProblem } from '../exchange';
+import { answerWrite, type Exchange, type Routes, sendJsonAnswer, sendProblem } from '../exchange';
+import { readText } from '../request-body';
 import type { SimulatorProfile } from '../types';
 import type { RoomLayout } from './room';
 

@@ -1,15 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type DeviceContext, holdsZones, onZoneModel } from '../device';
-import {
-  answerWrite,
-  type Exchange,
-  type Routes,
-  readJsonBody,
-  sendError,
-  sendJsonAnswer,
-  sendProblem,
-} from '../exchange';
+import { answerWrite, type Exchange, type Routes, sendError, sendJsonAnswer, sendProblem } from '../exchange';
 import { atLeast } from '../firmware';
+import { readJsonBody } from '../request-body';
 import type { LayoutSpelling } from '../types';
 import { cameraInputMap, isRecord, SAMPLE_ROOM, spellZones, zoneInputMapKey } from '../zones';
 import {

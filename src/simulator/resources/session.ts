@@ -1,6 +1,7 @@
 import type { Accounts } from '../accounts';
 import type { DeviceContext } from '../device';
-import { type Exchange, type Routes, readJsonBody, sendError, sendJsonAnswer } from '../exchange';
+import { type Exchange, type Routes, sendError, sendJsonAnswer } from '../exchange';
+import { readJsonBody } from '../request-body';
 import type { RequestLog } from '../request-log';
 import type { SimulatorAccount } from '../types';
 import { isRecord } from '../zones';

@@ -2,7 +2,7 @@ import { type Exchange, type Routes, sendError, sendJsonAnswer } from '../exchan
 import type { SlidingWindowRateLimiter } from '../rate-limiter';
 import type { RequestLog } from '../request-log';
 import { acceptsEventStream, headerValue, RATE_LIMITED_MESSAGE } from '../router';
-import type { EventStreams, StreamKind } from '../streams';
+import type { EventStreams, ServedStreamKind } from '../streams';
 
 /** The three event streams: sound location and metrics, changes, and the heartbeat (no authorization). */
 export function streamRoutes(
@@ -11,7 +11,7 @@ export function streamRoutes(
   log: RequestLog,
   vendor: string,
 ): Routes {
-  const open = (exchange: Exchange, kind: StreamKind) =>
+  const open = (exchange: Exchange, kind: ServedStreamKind) =>
     openStream(exchange, kind, { streams, limiter, log, vendor });
   return {
     '/api/v1/heartbeat': {
@@ -35,7 +35,7 @@ export function streamRoutes(
  */
 function openStream(
   exchange: Exchange,
-  kind: StreamKind,
+  kind: ServedStreamKind,
   parts: { streams: EventStreams; limiter: SlidingWindowRateLimiter; log: RequestLog; vendor: string },
 ): void {
   const { request } = exchange;
