@@ -15,6 +15,7 @@
 
 import { performance } from 'node:perf_hooks';
 import { DeviceClient } from '../src/api';
+import { readRoomZones } from '../src/zones';
 import { type EmbeddedNodeRed, type FlowNode, startEmbeddedNodeRed } from './lib/embedded-node-red';
 import { inactiveDebug, pinnedDevice, zonesReader } from './lib/flows';
 import {
@@ -56,7 +57,7 @@ async function clientColdStart(simulator: HostedSimulator, zoneCount: number): P
     timeoutMs: 10_000,
   });
   try {
-    const read = await client.readRoomZones();
+    const read = await readRoomZones(client);
     const elapsed = performance.now() - start;
     if (read.zones.length !== zoneCount) throw new Error(`the client read ${read.zones.length} zones`);
     return elapsed;

@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { inspect } from 'node:util';
 import type { DeviceError } from '../errors';
-import type { ZoneReadResult } from '../zones/types';
 import { type Answer, assertEventStream, encodeBody, flattenHeaders, isSuccess, parseBody } from './bodies';
 import { streamConnectBudget } from './connect-budget';
 import { deviceMessageFrom } from './device-message';
@@ -11,7 +10,6 @@ import { RequestLimiter } from './limiter';
 import { LOGIN_PATH } from './protocol';
 import { RateLimitPause } from './rate-limit';
 import { redact } from './redact';
-import { readRoomZones } from './room-zones';
 import { RequestSender } from './sender';
 import { Session } from './session';
 import { resolveClientSettings } from './settings';
@@ -140,10 +138,6 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
     } catch (error) {
       throw this.#sender.failure(error);
     }
-  }
-
-  readRoomZones(): Promise<ZoneReadResult> {
-    return readRoomZones(this);
   }
 
   /**

@@ -18,7 +18,6 @@ export {
   STREAMING_PATHS,
   ZONES_PATH,
 } from './protocol';
-export { readRoomZones, type ZonesEndpointMemory } from './room-zones';
 export {
   type DeviceEvent,
   EventStream,

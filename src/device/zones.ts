@@ -1,6 +1,6 @@
-import { readRoomZones, type ZonesEndpointMemory } from '../api/room-zones';
 import type { DeviceRequester } from '../api/types';
 import { isZonesChange, zonesFromChange } from '../zones';
+import { readRoomZones, type ZonesEndpointMemory } from '../zones/room-zones';
 import type { ZoneReadResult } from '../zones/types';
 import { CoalescedTask } from './coalesced-task';
 import type { StreamSubscriber } from './stream-hub';

@@ -23,6 +23,7 @@ export {
 } from './geometry';
 export { escapeXml, renderZoneMap, ZONE_MAP_WORDS, type ZoneMapOptions, type ZoneMapWords } from './map';
 export { parseLayoutResponse, parseZoneList, parseZonesResponse } from './parse';
+export { readRoomZones, type ZonesEndpointMemory } from './room-zones';
 export {
   isSilent,
   type LocationSummary,

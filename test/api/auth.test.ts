@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import should from 'should';
 import { type ConnectionState, DeviceClient, DeviceError } from '../../src/api';
+import { readRoomZones } from '../../src/zones';
 import { delay } from '../support/wait';
 import { assertNoSecret, PASSWORD, useHarness, WRONG_PASSWORD } from './helpers';
 
@@ -413,7 +414,7 @@ describe('api/client: state', () => {
     should(client).be.instanceOf(DeviceClient);
     await client.close();
     await harness.failure(client.request('GET', '/api/v1/audio'), 'CLOSED');
-    await harness.failure(client.readRoomZones(), 'CLOSED');
+    await harness.failure(readRoomZones(client), 'CLOSED');
     should(harness.simulator.requests).have.length(0);
   });
 });

@@ -5,6 +5,7 @@ import { deviceSettingsFromProperties, resolveClientSettings } from '../../src/a
 import { checkDeviceProperty } from '../../src/api/settings-rules';
 import { MAX_WINDOW_LIMIT } from '../../src/api/sliding-window';
 import { DeviceError } from '../../src/errors';
+import { readRoomZones } from '../../src/zones';
 import { useHarness } from './helpers';
 
 /** A whole-value reference, as Node-RED leaves it when no such variable is set. */
@@ -115,7 +116,7 @@ describe('api/settings: a library client without TLS options', () => {
   it('pins the certificate the device presents on first use', async () => {
     const client = harness.client({ tls: undefined });
     const pinned = new Promise<string>((resolve) => client.once('pinned', resolve));
-    await client.readRoomZones();
+    await readRoomZones(client);
     should(await pinned).equal(harness.simulator.fingerprint256);
     should(client.pinnedFingerprint).equal(harness.simulator.fingerprint256);
   });

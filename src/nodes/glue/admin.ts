@@ -9,7 +9,7 @@ import {
 import { checkDeviceProperty, DEVICE_PROPERTIES, envReferenceName } from '../../api/settings-rules';
 import type { DeviceClientOptions } from '../../api/types';
 import { DeviceError, isDeviceError } from '../../errors';
-import { renderZoneMap, ZONE_MAP_WORDS, type ZoneMapWords } from '../../zones';
+import { readRoomZones, renderZoneMap, ZONE_MAP_WORDS, type ZoneMapWords } from '../../zones';
 import type { ZoneReadResult } from '../../zones/types';
 import { UNCHANGED_PASSWORD } from '../conference-audio-device/definition';
 import { findDevice } from './device';
@@ -144,7 +144,7 @@ async function testConnection(RED: NodeAPI, raw: unknown): Promise<TestConnectio
         ...(vendor !== undefined ? { vendor } : {}),
       });
       try {
-        const read = await client.readRoomZones();
+        const read = await readRoomZones(client);
         return {
           ok: true as const,
           zonesSupported: true,
@@ -208,7 +208,7 @@ async function zoneMap(RED: NodeAPI, raw: unknown) {
     const body = bodyOf(raw);
     let read: ZoneReadResult;
     if (typeof body.host === 'string' && body.host.trim() !== '') {
-      read = await withThrowawayClient(throwawayOptions(RED, body), (client) => client.readRoomZones());
+      read = await withThrowawayClient(throwawayOptions(RED, body), (client) => readRoomZones(client));
     } else {
       const device = findDevice(RED, body.device ?? body.id);
       if (device === undefined) {

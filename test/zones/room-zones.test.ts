@@ -1,8 +1,8 @@
 import should from 'should';
-import { readRoomZones, type ZonesEndpointMemory } from '../../src/api';
 import { sampleZones } from '../../src/simulator';
+import { readRoomZones, type ZonesEndpointMemory } from '../../src/zones';
 import type { Zone } from '../../src/zones/types';
-import { useHarness } from './helpers';
+import { useHarness } from '../api/helpers';
 
 function zone(id: string, x1: number, y1: number, x2: number, y2: number): Record<string, unknown> {
   return {
@@ -13,11 +13,11 @@ function zone(id: string, x1: number, y1: number, x2: number, y2: number): Recor
   };
 }
 
-describe('api/room-zones: classic firmware', () => {
+describe('zones/room-zones: classic firmware', () => {
   const harness = useHarness();
 
   it('reads GET /api/v1/room/zones in the spec shape', async () => {
-    const result = await harness.client().readRoomZones();
+    const result = await readRoomZones(harness.client());
     should(result.source).equal('zones');
     should(result.zones).eql(sampleZones());
     should(result.warnings).eql([]);
@@ -35,7 +35,7 @@ describe('api/room-zones: classic firmware', () => {
 
   it('reads an empty room as no zones', async () => {
     harness.simulator.setZones([]);
-    const result = await harness.client().readRoomZones();
+    const result = await readRoomZones(harness.client());
     should(result.zones).eql([]);
     should(result.warnings).eql([]);
   });
@@ -46,7 +46,7 @@ describe('api/room-zones: classic firmware', () => {
     );
     nine.push(zone('overlap', 500, 500, 1500, 1500));
     harness.simulator.setZones(nine);
-    const result = await harness.client().readRoomZones();
+    const result = await readRoomZones(harness.client());
     should(result.zones).have.length(10);
     const codes = result.warnings.map((warning) => warning.code);
     should(codes).containEql('TOO_MANY_ZONES');
@@ -55,23 +55,23 @@ describe('api/room-zones: classic firmware', () => {
 
   it('reports BAD_RESPONSE for zones of the wrong shape', async () => {
     harness.simulator.setFault({ kind: 'wrong-shape', body: { zones: 'none' }, path: '/api/v1/room/zones' });
-    await harness.failure(harness.client().readRoomZones(), 'BAD_RESPONSE');
+    await harness.failure(readRoomZones(harness.client()), 'BAD_RESPONSE');
   });
 
   it('reports BAD_RESPONSE for a zone without geometry', async () => {
     harness.simulator.setZones([{ types: ['Switching'], label: 'x', id: 'a' }]);
-    await harness.failure(harness.client().readRoomZones(), 'BAD_RESPONSE');
+    await harness.failure(readRoomZones(harness.client()), 'BAD_RESPONSE');
   });
 
   it('reports BAD_RESPONSE for malformed JSON', async () => {
     harness.simulator.setFault({ kind: 'malformed-json', path: '/api/v1/room/zones' });
-    await harness.failure(harness.client().readRoomZones(), 'BAD_RESPONSE');
+    await harness.failure(readRoomZones(harness.client()), 'BAD_RESPONSE');
   });
 
   for (const model of ['310', 'X'] as const) {
     it(`reports UNSUPPORTED_MODEL on model ${model}, saying zones need model 410`, async () => {
       harness.simulator.setModel(model);
-      const error = await harness.failure(harness.client().readRoomZones(), 'UNSUPPORTED_MODEL');
+      const error = await harness.failure(readRoomZones(harness.client()), 'UNSUPPORTED_MODEL');
       should(error.message).match(/room zones need a model 410 device/);
       should(error.statusCode).equal(409);
       should(error.deviceMessage).equal('Unsupported device type');
@@ -79,13 +79,13 @@ describe('api/room-zones: classic firmware', () => {
   }
 });
 
-describe('api/room-zones: newer firmware (zones inside the layout)', () => {
+describe('zones/room-zones: newer firmware (zones inside the layout)', () => {
   const harness = useHarness({ firmware: 'layout' });
 
   for (const spelling of ['spec', 'type-string', 'zoneId', 'ZoneLabel', 'mixed'] as const) {
     it(`falls back to GET /api/v1/room/layout and reads the '${spelling}' spelling`, async () => {
       harness.simulator.setFirmware('layout', spelling);
-      const result = await harness.client().readRoomZones();
+      const result = await readRoomZones(harness.client());
       should(result.source).equal('layout');
       should(result.zones.map((read) => [read.id, read.label, read.types])).eql(
         (sampleZones() as Zone[]).map((expected) => [expected.id, expected.label, expected.types]),
@@ -105,9 +105,9 @@ describe('api/room-zones: newer firmware (zones inside the layout)', () => {
 
   it('without a memory, asks the zones endpoint first at every read', async () => {
     const client = harness.client();
-    await client.readRoomZones();
+    await readRoomZones(client);
     harness.simulator.resetRecords();
-    await client.readRoomZones();
+    await readRoomZones(client);
     should(harness.simulator.requests.map((request) => request.path)).eql([
       '/api/v1/room/zones',
       '/api/v1/room/layout',
@@ -127,7 +127,7 @@ describe('api/room-zones: newer firmware (zones inside the layout)', () => {
 
   it('reports NOT_FOUND when neither endpoint exists', async () => {
     harness.simulator.setFault({ kind: 'status', status: 404, path: '/api/v1/room/layout' });
-    const error = await harness.failure(harness.client().readRoomZones(), 'NOT_FOUND');
+    const error = await harness.failure(readRoomZones(harness.client()), 'NOT_FOUND');
     should(error.message).match(/neither \/api\/v1\/room\/zones nor \/api\/v1\/room\/layout/);
   });
 });

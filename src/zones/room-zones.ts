@@ -1,8 +1,8 @@
+import { LAYOUT_PATH, ZONES_PATH } from '../api/protocol';
+import type { DeviceRequester } from '../api/types';
 import { DeviceError } from '../errors';
-import { parseLayoutResponse, parseZonesResponse } from '../zones/index';
-import type { ZoneReadResult } from '../zones/types';
-import { LAYOUT_PATH, ZONES_PATH } from './protocol';
-import type { DeviceRequester } from './types';
+import { parseLayoutResponse, parseZonesResponse } from './parse';
+import type { ZoneReadResult } from './types';
 
 /**
  * Which endpoint serves a device's zones. Firmware that answers 404 on the zones endpoint but reports zones
