@@ -9,9 +9,9 @@ export const MAX_AUDIO_INTERVAL_SECONDS = 60;
 export const RESYNC_INTERVAL_MS = 60_000;
 /**
  * The least time from the end of one read of a resource to the start of the next: a device that floods
- * the change stream with body-less events costs a few reads a second, not one per event.
+ * the change stream with body-less events costs a read a second, not one per event (as the zones).
  */
-export const READ_GAP_MS = 250;
+export const READ_GAP_MS = 1000;
 
 export interface DeviceStateOptions {
   /** Between two reads of the audio settings; 0 reads them only at start (and the runner after each write). */
