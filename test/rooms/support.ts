@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Aedes } from 'aedes';
+import { Aedes, type Client } from 'aedes';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
 import { deployFlows } from '../e2e/node-red';
@@ -91,17 +91,25 @@ export function roomsFlow(
 
 export interface Broker {
   port: number;
+  /** Cuts every client's connection but `keep`'s without a DISCONNECT, as a crash or a network loss does. */
+  dropClientsExcept(keep: string): void;
   close(): Promise<void>;
 }
 
 export async function startBroker(): Promise<Broker> {
   const broker = await Aedes.createBroker();
   const server: Server = createServer(broker.handle);
+  const clients = new Set<Client>();
+  broker.on('clientReady', (client) => clients.add(client));
+  broker.on('clientDisconnect', (client) => clients.delete(client));
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no port for the broker');
   return {
     port: address.port,
+    dropClientsExcept(keep) {
+      for (const client of clients) if (client.id !== keep && !client.closed) client.conn.destroy();
+    },
     async close() {
       await new Promise<void>((closed) => broker.close(() => closed()));
       await new Promise<void>((closed) => server.close(() => closed()));
@@ -109,20 +117,24 @@ export async function startBroker(): Promise<Broker> {
   };
 }
 
-/** A subscriber to the whole site: the latest payload of every topic, retained or not. */
+/** A subscriber to the whole site: the latest payload of every topic, and every message in order. */
 export interface Subscriber {
+  clientId: string;
   latest: Map<string, string>;
+  history: { topic: string; payload: string }[];
   end(): Promise<void>;
 }
 
-export async function subscribeToSite(brokerPort: number): Promise<Subscriber> {
+export async function subscribeToSite(brokerPort: number, site = SITE): Promise<Subscriber> {
   const client: MqttClient = await connectAsync(`mqtt://127.0.0.1:${brokerPort}`);
   const latest = new Map<string, string>();
+  const history: Subscriber['history'] = [];
   client.on('message', (topic, payload) => {
     latest.set(topic, payload.toString());
+    history.push({ topic, payload: payload.toString() });
   });
-  await client.subscribeAsync(`${SITE}/#`, { qos: 1 });
-  return { latest, end: () => client.endAsync() };
+  await client.subscribeAsync(`${site}/#`, { qos: 1 });
+  return { clientId: client.options.clientId ?? '', latest, history, end: () => client.endAsync() };
 }
 
 /** This project's Node-RED (package loaded from dist/ by nodesDir) with `flows` deployed. */
@@ -153,7 +165,7 @@ export async function startNodeRedWith(
   };
 }
 
-/** Waits until every room's topic `topicOf(room)` holds `expected` (compared as text). */
+/** Waits until the latest payload of each of `topics` is one `isWanted` accepts. */
 export async function waitForTopics(
   subscriber: Subscriber,
   topics: readonly string[],
