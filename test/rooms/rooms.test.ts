@@ -95,6 +95,14 @@ describe('many rooms from one subflow template (examples/09)', function () {
     );
   });
 
+  it('marks a room whose device stops answering as unreachable', async () => {
+    const gone = rooms[ROOMS - 1] as Room;
+    await waitForTopics(subscriber, [statusTopic(gone.name)], (p) => p === 'online', `${gone.name} online`);
+    await gone.simulator.close();
+    await waitForTopics(subscriber, [statusTopic(gone.name)], (p) => p === 'unreachable', `${gone.name} unreachable`);
+    for (const room of rooms.slice(0, -1)) should(subscriber.latest.get(statusTopic(room.name))).equal('online');
+  });
+
   it('keeps every password out of the flows file and out of the exported flows', async () => {
     await waitForTopics(
       subscriber,
