@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import should from 'should';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
+import { ourWarningsAndErrors } from '../e2e/node-red';
 import type { NodeRedProcess } from '../support/node-red-process';
 import {
   type Broker,
@@ -81,5 +82,15 @@ describe('examples/09 in the demo', function () {
       (p) => p === 'online',
       'the three rooms online',
     );
+  });
+
+  it('logs no warning or error of its nodes while its rooms come online', async () => {
+    await waitForTopics(
+      subscriber,
+      roomNames.map((room) => `${SITE}/status/${room}`),
+      (p) => p === 'online',
+      'the three rooms online',
+    );
+    should(ourWarningsAndErrors(nodeRed.output())).eql([]);
   });
 });

@@ -99,8 +99,14 @@ describe('many rooms from one subflow template (examples/09)', function () {
     const gone = rooms[ROOMS - 1] as Room;
     await waitForTopics(subscriber, [statusTopic(gone.name)], (p) => p === 'online', `${gone.name} online`);
     await gone.simulator.close();
-    await waitForTopics(subscriber, [statusTopic(gone.name)], (p) => p === 'unreachable', `${gone.name} unreachable`);
-    for (const room of rooms.slice(0, -1)) should(subscriber.latest.get(statusTopic(room.name))).equal('online');
+    await waitForTopics(
+      subscriber,
+      [statusTopic(gone.name)],
+      (p) => p === 'unreachable',
+      `${gone.name} unreachable`,
+    );
+    for (const room of rooms.slice(0, -1))
+      should(subscriber.latest.get(statusTopic(room.name))).equal('online');
   });
 
   it('keeps every password out of the flows file and out of the exported flows', async () => {
