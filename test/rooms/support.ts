@@ -137,14 +137,18 @@ export async function subscribeToSite(brokerPort: number, site = SITE): Promise<
   return { clientId: client.options.clientId ?? '', latest, history, end: () => client.endAsync() };
 }
 
-/** This project's Node-RED (package loaded from dist/ by nodesDir) with `flows` deployed. */
+/**
+ * This project's Node-RED (package loaded from dist/ by nodesDir) with `flows` deployed. E2E_NODE_BINARY and
+ * E2E_RED_JS, as `npm run test:e2e` sets them, run the same on another line (Node-RED 5 under Node 22).
+ */
 export async function startNodeRedWith(
   flows: unknown[],
 ): Promise<NodeRedProcess & { cleanUp(): Promise<void> }> {
   const userDir = mkdtempSync(path.join(tmpdir(), 'ca-rooms-node-red-'));
   writeFileSync(path.join(userDir, 'flows.json'), '[]\n');
   const nodeRed = await launchNodeRed({
-    redJs: path.join(projectRoot, 'node_modules', 'node-red', 'red.js'),
+    nodeBinary: process.env.E2E_NODE_BINARY,
+    redJs: process.env.E2E_RED_JS ?? path.join(projectRoot, 'node_modules', 'node-red', 'red.js'),
     userDir,
     settings: {
       nodesDir: [projectRoot],
