@@ -417,6 +417,7 @@ async function main() {
       `  Node-RED editor    http://127.0.0.1:${uiPort}/   (one tab per example flow)`,
       `  Zones as JSON      http://127.0.0.1:${uiPort}/zones   and the map: /zones.svg`,
       `  Live room view     http://127.0.0.1:${uiPort}/dashboard/room   (Dashboard 2.0: zones, talker, active zone)`,
+      `  Rooms              http://127.0.0.1:${uiPort}/dashboard/rooms   (example 9: three rooms from one template, each room's status; MQTT building-1/#)`,
       `  MQTT broker        mqtt://127.0.0.1:${broker.port}   (watch it: npx mqtt sub -h 127.0.0.1 -p ${broker.port} -t 'rooms/#' -v)`,
       `  Device simulator   ${simulator.url}   (account general, blank password)`,
       `                     certificate SHA-256 ${simulator.fingerprint256}`,
