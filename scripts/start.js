@@ -53,13 +53,40 @@ function buildDemoFlows(examples, target) {
     const tab = example.nodes.find((node) => node.type === 'tab');
     const tabId = tab?.id ?? example.nodes.find((node) => node.z)?.z ?? `demo-tab-${index + 1}`;
     if (!tab) flows.push({ id: tabId, type: 'tab', label: example.title, disabled: false, info: '' });
+    // A subflow's nodes stay in it, as they are: they read the device and broker from its instances' env.
+    const subflowIds = new Set(
+      example.nodes.filter((node) => node.type === 'subflow').map((node) => node.id),
+    );
     for (const original of example.nodes) {
       const node = { ...original };
+      if (subflowIds.has(node.z)) {
+        flows.push(node);
+        continue;
+      }
       if (node.z === undefined) {
         if (seenConfig.has(node.id)) continue;
         seenConfig.add(node.id);
       } else {
         node.z = tabId;
+      }
+      if (node.type.startsWith('subflow:') && target.devicePort !== undefined) {
+        node.env = withEnv(node.env, {
+          HOST: target.deviceHost ?? '127.0.0.1',
+          PORT: String(target.devicePort),
+        });
+        // Node-RED leaves `${PASSWORD}` as it is for a blank credential: the demo device's blank password is text.
+        const password = target.devicePassword ?? '';
+        if (password === '')
+          node.env = node.env?.map((entry) =>
+            entry.name === 'PASSWORD' ? { name: 'PASSWORD', type: 'str', value: '' } : entry,
+          );
+        else if (target.inlineCredentials) node.credentials = { PASSWORD: password };
+      }
+      if (node.type === 'tab' && target.brokerPort !== undefined) {
+        node.env = withEnv(node.env, {
+          MQTT_HOST: target.brokerHost ?? '127.0.0.1',
+          MQTT_PORT: String(target.brokerPort),
+        });
       }
       if (node.type === DEVICE_TYPE && target.devicePort !== undefined) {
         node.host = target.deviceHost ?? '127.0.0.1';
@@ -81,6 +108,11 @@ function buildDemoFlows(examples, target) {
     }
   });
   return flows;
+}
+
+/** `env` (a tab's or a subflow instance's env list) with the values of those of `values`' names it has. */
+function withEnv(env, values) {
+  return (env ?? []).map((entry) => (entry.name in values ? { ...entry, value: values[entry.name] } : entry));
 }
 
 /** Listens on `preferred` when it is free, else on a port the system picks. */
@@ -385,6 +417,7 @@ async function main() {
       `  Node-RED editor    http://127.0.0.1:${uiPort}/   (one tab per example flow)`,
       `  Zones as JSON      http://127.0.0.1:${uiPort}/zones   and the map: /zones.svg`,
       `  Live room view     http://127.0.0.1:${uiPort}/dashboard/room   (Dashboard 2.0: zones, talker, active zone)`,
+      `  Rooms              http://127.0.0.1:${uiPort}/dashboard/rooms   (example 9: three rooms from one template, each room's status; MQTT building-1/#)`,
       `  MQTT broker        mqtt://127.0.0.1:${broker.port}   (watch it: npx mqtt sub -h 127.0.0.1 -p ${broker.port} -t 'rooms/#' -v)`,
       `  Device simulator   ${simulator.url}   (account general, blank password)`,
       `                     certificate SHA-256 ${simulator.fingerprint256}`,

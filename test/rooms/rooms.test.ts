@@ -1,0 +1,130 @@
+/**
+ * Issue 20 item 1: twenty rooms from the one "conference room" template of examples/09, each against
+ * its own simulator, in one real Node-RED, publishing to one broker.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import should from 'should';
+import { sampleZones } from '../../src/simulator';
+import type { NodeRedProcess } from '../support/node-red-process';
+import {
+  activeZoneTopic,
+  type Broker,
+  type Room,
+  roomsFlow,
+  type Subscriber,
+  startBroker,
+  startNodeRedWith,
+  startRooms,
+  statusTopic,
+  subscribeToSite,
+  waitForTopics,
+  zonesTopic,
+} from './support';
+
+const ROOMS = 20;
+
+describe('many rooms from one subflow template (examples/09)', function () {
+  this.timeout(120000);
+  let broker: Broker;
+  let rooms: Room[];
+  let wrongPassword: Room;
+  let subscriber: Subscriber;
+  let nodeRed: NodeRedProcess & { cleanUp(): Promise<void> };
+
+  before(async () => {
+    broker = await startBroker();
+    rooms = await startRooms(ROOMS);
+    [wrongPassword] = await startRooms(1, 'locked');
+    subscriber = await subscribeToSite(broker.port);
+    const given = [
+      ...rooms.map((room) => ({ name: room.name, password: room.password, port: room.simulator.port })),
+      // Its simulator expects another password: the room must say so, the others must not care.
+      { name: 'locked-0', password: 'not-the-password', port: (wrongPassword as Room).simulator.port },
+    ];
+    nodeRed = await startNodeRedWith(roomsFlow(given, broker.port));
+  });
+
+  after(async () => {
+    await nodeRed?.cleanUp();
+    await subscriber?.end();
+    await Promise.all(
+      [...(rooms ?? []), wrongPassword].filter(Boolean).map((room) => room.simulator.close()),
+    );
+    await broker?.close();
+  });
+
+  it('brings every room online on its retained status topic, each with its own host, port and password', async () => {
+    await waitForTopics(
+      subscriber,
+      rooms.map((room) => statusTopic(room.name)),
+      (p) => p === 'online',
+      'every room online',
+    );
+  });
+
+  it("publishes every room's zones from that room's device", async () => {
+    const ids = (sampleZones() as { id: string }[]).map((zone) => zone.id);
+    await waitForTopics(
+      subscriber,
+      rooms.map((room) => zonesTopic(room.name)),
+      (p) => p !== undefined,
+      "every room's zones",
+    );
+    for (const room of rooms) {
+      const zones = JSON.parse(subscriber.latest.get(zonesTopic(room.name)) ?? '[]') as { id: string }[];
+      should(zones.map((zone) => zone.id)).eql(ids, room.name);
+    }
+  });
+
+  it("publishes every room's active zone", async () => {
+    await waitForTopics(
+      subscriber,
+      rooms.map((room) => activeZoneTopic(room.name)),
+      (p) => p?.includes('"label":"Presenter"') === true,
+      "every room's active zone",
+    );
+  });
+
+  it('marks a room whose password the device refuses as unauthorized', async () => {
+    await waitForTopics(
+      subscriber,
+      [statusTopic('locked-0')],
+      (p) => p === 'unauthorized',
+      'locked-0 unauthorized',
+    );
+  });
+
+  it('marks a room whose device stops answering as unreachable', async () => {
+    const gone = rooms[ROOMS - 1] as Room;
+    await waitForTopics(subscriber, [statusTopic(gone.name)], (p) => p === 'online', `${gone.name} online`);
+    await gone.simulator.close();
+    await waitForTopics(
+      subscriber,
+      [statusTopic(gone.name)],
+      (p) => p === 'unreachable',
+      `${gone.name} unreachable`,
+    );
+    for (const room of rooms.slice(0, -1))
+      should(subscriber.latest.get(statusTopic(room.name))).equal('online');
+  });
+
+  it('keeps every password out of the flows file and out of the exported flows', async () => {
+    await waitForTopics(
+      subscriber,
+      [statusTopic(rooms[0]?.name ?? '')],
+      (p) => p === 'online',
+      'a room online',
+    );
+    const flowsFile = readFileSync(path.join(nodeRed.userDir, 'flows.json'), 'utf8');
+    const credentialsFile = readFileSync(path.join(nodeRed.userDir, 'flows_cred.json'), 'utf8');
+    const exported = await (
+      await nodeRed.request('/flows', { headers: { accept: 'application/json' } })
+    ).text();
+    for (const room of rooms) {
+      should(flowsFile.includes(room.password)).be.false(`${room.name}'s password in flows.json`);
+      should(credentialsFile.includes(room.password)).be.false(`${room.name}'s password in flows_cred.json`);
+      should(exported.includes(room.password)).be.false(`${room.name}'s password in GET /flows`);
+    }
+  });
+});
