@@ -591,6 +591,14 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
   it('mutes and unmutes the device from rooms/demo-room/set/microphoneMute (example 11)', async () => {
     await publishCommand(brokerPort, `${ROOM_COMMANDS}/microphoneMute`, 'true');
     await probeUntil('the device muted', async () => ((await deviceMuted(simulator)) ? true : undefined));
+    // A toggle flips the state the room reports, so it is sent once the write's read-back reached the state.
+    await probeUntil('the muted state on the state topic', async () => {
+      const audio = (await retainedUnder(brokerPort, `${ROOM_STATE}/audio`)).get(`${ROOM_STATE}/audio`);
+      return (JSON.parse(audio?.payload ?? 'null') as { microphoneMute?: unknown } | null)?.microphoneMute ===
+        true
+        ? true
+        : undefined;
+    });
     await publishCommand(brokerPort, `${ROOM_COMMANDS}/microphoneMute`, 'toggle');
     await probeUntil('the device unmuted', async () => ((await deviceMuted(simulator)) ? undefined : true));
   });
@@ -643,7 +651,7 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     });
     const parsed = new Map<string, Record<string, unknown>>();
     for (const [topic, message] of configs) {
-      should(topic).match(new RegExp(`^homeassistant/(switch|sensor)/${HA_NODE_ID}/[a-z0-9_]+/config$`));
+      should(topic).match(new RegExp(`^homeassistant/(switch|sensor)/${HA_NODE_ID}/[A-Za-z0-9_-]+/config$`));
       parsed.set(topic, JSON.parse(message.payload) as Record<string, unknown>);
     }
     const config = (component: string, objectId: string) => {
