@@ -146,6 +146,49 @@ async function watchLive(
   return { client, messages };
 }
 
+/** The device's audio resource, asked as any client would. */
+async function deviceAudio(
+  simulator: DeviceSimulator,
+): Promise<{ microphoneMute?: unknown; speakerVolume?: unknown }> {
+  const caller = new TestCaller(simulator);
+  try {
+    const token = await caller.login('general', '');
+    return (await caller.call('GET', '/api/v1/audio', { token })).json as {
+      microphoneMute?: unknown;
+      speakerVolume?: unknown;
+    };
+  } finally {
+    await caller.close();
+  }
+}
+
+/** What a subscriber connecting now is told under `filter`: the retained message per topic, in a short window. */
+async function retainedUnder(port: number, filter: string): Promise<Map<string, ReceivedMessage>> {
+  const client = await connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0 });
+  const messages: ReceivedMessage[] = [];
+  client.on('message', (topic, payload, packet) => {
+    if (packet.retain) messages.push({ topic, payload: payload.toString('utf8'), retain: true });
+  });
+  await client.subscribeAsync(filter, { qos: 1 });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await client.endAsync();
+  return latestByTopic(messages);
+}
+
+async function publishCommand(port: number, topic: string, payload: string): Promise<void> {
+  const client = await connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0 });
+  try {
+    await client.publishAsync(topic, payload, { qos: 1 });
+  } finally {
+    await client.endAsync();
+  }
+}
+
+const ROOM_COMMANDS = 'rooms/demo-room/set';
+const ROOM_STATE = 'rooms/demo-room/state';
+const HA_BASE = 'rooms/demo-room/ha';
+const HA_NODE_ID = 'demo_room';
+
 describe('example flows in a real Node-RED (end-to-end)', function () {
   this.timeout(240000);
 
@@ -549,6 +592,128 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
       return latePresence.join() === currentPresence.join() ? true : undefined;
     }).catch(() => undefined);
     should(latePresence).eql(currentPresence);
+  });
+
+  it('mutes and unmutes the device from rooms/demo-room/set/microphoneMute (example 11)', async () => {
+    await publishCommand(brokerPort, `${ROOM_COMMANDS}/microphoneMute`, 'true');
+    await probeUntil('the device muted', async () => ((await deviceMuted(simulator)) ? true : undefined));
+    // A toggle flips the state the room reports, so it is sent once the write's read-back reached the state.
+    await probeUntil('the muted state on the state topic', async () => {
+      const audio = (await retainedUnder(brokerPort, `${ROOM_STATE}/audio`)).get(`${ROOM_STATE}/audio`);
+      return (JSON.parse(audio?.payload ?? 'null') as { microphoneMute?: unknown } | null)?.microphoneMute ===
+        true
+        ? true
+        : undefined;
+    });
+    await publishCommand(brokerPort, `${ROOM_COMMANDS}/microphoneMute`, 'toggle');
+    await probeUntil('the device unmuted', async () => ((await deviceMuted(simulator)) ? undefined : true));
+  });
+
+  it('steps the volume one up from rooms/demo-room/set/volume (example 11)', async () => {
+    const before = Number((await deviceAudio(simulator)).speakerVolume);
+    await publishCommand(brokerPort, `${ROOM_COMMANDS}/volume`, 'up');
+    const after = await probeUntil('the volume one step up', async () => {
+      const volume = Number((await deviceAudio(simulator)).speakerVolume);
+      return volume !== before ? volume : undefined;
+    });
+    should(after).equal(before + 1);
+  });
+
+  it('refuses a wrong command value through the Catch path, and writes nothing (example 11)', async () => {
+    const refusals = /\[debug:device error\].*microphoneMute/g;
+    const linesBefore = countMatches(running().output(), refusals);
+    const writesBefore = simulator.requests.filter((request) => request.method === 'PATCH').length;
+    await publishCommand(brokerPort, `${ROOM_COMMANDS}/microphoneMute`, '"loud"');
+    await probeUntil('the refusal from the Catch path in the log', () =>
+      countMatches(running().output(), refusals) > linesBefore ? true : undefined,
+    );
+    should(simulator.requests.filter((request) => request.method === 'PATCH')).have.length(writesBefore);
+  });
+
+  it('publishes the device state retained under rooms/demo-room/state/<group>, following a command (example 11)', async () => {
+    await publishCommand(brokerPort, `${ROOM_COMMANDS}/microphoneMute`, 'true');
+    const state = await probeUntil('the retained audio state with the microphone muted', async () => {
+      const byTopic = await retainedUnder(brokerPort, `${ROOM_STATE}/#`);
+      const audio = JSON.parse(byTopic.get(`${ROOM_STATE}/audio`)?.payload ?? 'null') as {
+        microphoneMute?: unknown;
+      } | null;
+      return audio?.microphoneMute === true ? byTopic : undefined;
+    });
+    for (const group of ['audio', 'status', 'profiles', 'switching', 'cameraSwitcher', 'network'])
+      should(state.get(`${ROOM_STATE}/${group}`)?.retain).be.true(group);
+    const profiles = JSON.parse(state.get(`${ROOM_STATE}/profiles`)?.payload ?? '{}') as {
+      profiles?: Array<{ name?: string }>;
+    };
+    should((profiles.profiles ?? []).map((profile) => profile.name)).containEql('Workshop');
+    should(state.get(`${ROOM_STATE}/network`)?.payload).not.match(/enrollmentCode/);
+    await publishCommand(brokerPort, `${ROOM_COMMANDS}/microphoneMute`, 'false');
+    await probeUntil('the device unmuted', async () => ((await deviceMuted(simulator)) ? undefined : true));
+  });
+
+  it('announces the room to Home Assistant with retained discovery configs (example 12)', async () => {
+    const configs = await probeUntil('the discovery configs with an LED sensor', async () => {
+      const byTopic = await retainedUnder(brokerPort, 'homeassistant/#');
+      return [...byTopic.keys()].some((topic) => topic.includes('/led_')) ? byTopic : undefined;
+    });
+    const parsed = new Map<string, Record<string, unknown>>();
+    for (const [topic, message] of configs) {
+      should(topic).match(new RegExp(`^homeassistant/(switch|sensor)/${HA_NODE_ID}/[A-Za-z0-9_-]+/config$`));
+      parsed.set(topic, JSON.parse(message.payload) as Record<string, unknown>);
+    }
+    const config = (component: string, objectId: string) => {
+      const found = parsed.get(`homeassistant/${component}/${HA_NODE_ID}/${objectId}/config`);
+      if (!found) throw new Error(`no discovery config for ${component} ${objectId}`);
+      return found;
+    };
+    should(config('switch', 'mic_mute')).containDeep({
+      command_topic: `${HA_BASE}/mic_mute/set`,
+      state_topic: `${HA_BASE}/mic_mute`,
+    });
+    should(config('sensor', 'active_zone')).containDeep({ state_topic: `${HA_BASE}/active_zone` });
+    should(config('sensor', 'background_noise')).containDeep({ state_topic: `${HA_BASE}/background_noise` });
+    const uniqueIds = new Set<unknown>();
+    for (const [topic, entity] of parsed) {
+      should(entity.availability_topic).equal(`${HA_BASE}/availability`, topic);
+      should(entity).have.property('device');
+      should((entity.device as { identifiers?: unknown[] }).identifiers)
+        .be.an.Array()
+        .and.not.be.empty();
+      uniqueIds.add(entity.unique_id);
+    }
+    should(uniqueIds.size).equal(parsed.size);
+  });
+
+  it('keeps the Home Assistant entities current, retained: availability, mute, zone, noise, LEDs (example 12)', async () => {
+    const states = await probeUntil('a retained state for every entity', async () => {
+      const byTopic = await retainedUnder(brokerPort, `${HA_BASE}/#`);
+      const wanted = ['availability', 'mic_mute', 'active_zone', 'background_noise', 'status'];
+      return wanted.every((topic) => byTopic.has(`${HA_BASE}/${topic}`)) ? byTopic : undefined;
+    });
+    should(states.get(`${HA_BASE}/availability`)?.payload).equal('online');
+    should(states.get(`${HA_BASE}/mic_mute`)?.payload).equal((await deviceMuted(simulator)) ? 'ON' : 'OFF');
+    should(Number(states.get(`${HA_BASE}/background_noise`)?.payload))
+      .be.a.Number()
+      .and.not.be.NaN();
+    const status = JSON.parse(states.get(`${HA_BASE}/status`)?.payload ?? '{}') as { leds?: object };
+    should(status.leds).be.an.Object().and.not.be.empty();
+  });
+
+  it('mutes the device from the Home Assistant switch and reports the switch ON (example 12)', async () => {
+    await publishCommand(brokerPort, `${HA_BASE}/mic_mute/set`, 'ON');
+    await probeUntil('the device muted', async () => ((await deviceMuted(simulator)) ? true : undefined));
+    await probeUntil('the switch state ON, retained', async () =>
+      (await retainedUnder(brokerPort, `${HA_BASE}/mic_mute`)).get(`${HA_BASE}/mic_mute`)?.payload === 'ON'
+        ? true
+        : undefined,
+    );
+    await publishCommand(brokerPort, `${HA_BASE}/mic_mute/set`, 'OFF');
+    await probeUntil('the device unmuted', async () => ((await deviceMuted(simulator)) ? undefined : true));
+  });
+
+  it('serves the room control panel page of example 10 on the dashboard', async () => {
+    const answer = await running().request('/dashboard/panel');
+    should(answer.status).equal(200);
+    should(answer.headers.get('content-type') ?? '').match(/text\/html/);
   });
 
   it('logs no warning or error from this package or its example flows', () => {
