@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { DeviceClient } from '../api/client';
 import type { DeviceSettings } from '../api/settings';
 import type { ConnectionState } from '../api/types';
+import { type ControlResult, runControlAction } from '../control/runner';
 import type { DeviceError } from '../errors';
 import { type CertificateTrust, CertificateTrustStore, type PinStorage } from './certificate-trust';
 import { DeviceState } from './state';
@@ -46,6 +47,8 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
   /** The device's state (issue 19): one cache for every state, control and zone node of this device. */
   readonly state: DeviceState;
   readonly #streams: StreamHub;
+  /** The control actions in flight, one after the other (see `control`). */
+  #controls: Promise<void> = Promise.resolve();
   readonly #trustStore: CertificateTrustStore;
   #trustSource: CertificateTrust['source'];
   #pinMismatch: CertificateTrust['mismatch'] = null;
@@ -113,6 +116,21 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
    */
   subscribeStream(kind: StreamKind, subscriber: StreamSubscriber): () => void {
     return this.#streams.subscribe(kind, subscriber);
+  }
+
+  /**
+   * Runs a control action (src/control) on this device after the ones before it have ended: a toggle must
+   * see the write and read-back of the action before it, or it would act on a value that is about to change.
+   */
+  control(action: unknown, value: unknown): Promise<ControlResult> {
+    const run = this.#controls.then(() =>
+      runControlAction(this.client, action, value, this.state, { toggleFreshMs: this.state.audioIntervalMs }),
+    );
+    this.#controls = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   /** Closes the streams, then the client. Resolves when every socket and timer is free. */

@@ -128,6 +128,15 @@ describe('device control node (conference-audio-control)', () => {
       should(out.messages.map((msg) => payloadOf(msg).microphoneMute)).eql([true, false]);
     });
 
+    it('runs a toggle sent at once after a mute on the muted value: one action at a time per device', async () => {
+      await load({ action: 'msg' });
+      helper.getNode(NODE).receive({ action: 'microphoneMute', payload: true });
+      helper.getNode(NODE).receive({ action: 'microphoneMute', payload: 'toggle' });
+      await until(() => ok.count + failed.count === 2, 'done for both inputs');
+      should(out.messages.map((msg) => payloadOf(msg).microphoneMute)).eql([true, false]);
+      should(sim.getState().audio).have.property('microphoneMute', false);
+    });
+
     it('steps the volume up and down by one step of the device', async () => {
       await load({ action: 'msg' });
       await send({ action: 'volume', payload: 'up' });

@@ -1,5 +1,5 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
-import { runControlAction } from '../../control/runner';
+import type { ControlResult } from '../../control/runner';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
 import { clockTime } from '../plain/status';
@@ -63,14 +63,11 @@ export = (RED: NodeAPI) => {
           if (device) this.status(device.faultStatus(errorCode(error)));
           done(toNodeError(error, localise));
         };
-        let run: Promise<Awaited<ReturnType<typeof runControlAction>>>;
+        let run: Promise<ControlResult>;
         try {
           if (!device) throw noDeviceError();
           const { action, value } = requested(msg);
-          const connection = device.connection();
-          run = runControlAction(connection.client, action, value, connection.state, {
-            toggleFreshMs: connection.state.audioIntervalMs,
-          });
+          run = device.connection().control(action, value);
         } catch (error) {
           fail(error);
           return;
