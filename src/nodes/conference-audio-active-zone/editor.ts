@@ -1,5 +1,5 @@
 import { ANY_ZONE_TYPE } from '../../zones/active-zone';
-import { catalogue, type NamedProperties, paletteEntry, validator } from '../editor-common';
+import { catalogue, type NamedProperties, nameAndDevice, paletteEntry, validator } from '../editor-common';
 import {
   ACTIVE_ZONE_DEFAULTS,
   isDelayMs,
@@ -42,8 +42,7 @@ RED.nodes.registerType<ActiveZoneProperties>('conference-audio-active-zone', {
     icon: 'conference-audio-active-zone.svg',
   }),
   defaults: {
-    name: { value: '' },
-    device: { value: '', type: 'conference-audio-device', required: true },
+    ...nameAndDevice(),
     zoneType: {
       value: ACTIVE_ZONE_DEFAULTS.zoneType,
       required: true,

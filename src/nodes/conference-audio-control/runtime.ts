@@ -1,5 +1,6 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
 import { runControlAction } from '../../control/runner';
+import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
 import { clockTime } from '../plain/status';
@@ -21,7 +22,7 @@ type ControlMessage = NodeMessageInFlow & Record<string, unknown>;
  * writes and reads.
  */
 export = (RED: NodeAPI) => {
-  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
+  const t = runtimeCatalogue(RED, TYPE);
   const localise = errorLocaliser(RED);
 
   function ControlNode(this: DeviceUser, def: ControlDef) {
