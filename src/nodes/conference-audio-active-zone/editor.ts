@@ -1,4 +1,5 @@
 import { ANY_ZONE_TYPE } from '../../zones/active-zone';
+import { fillChoices } from '../editor-choices';
 import { catalogue, type NamedProperties, nameAndDevice, paletteEntry, validator } from '../editor-common';
 import {
   ACTIVE_ZONE_DEFAULTS,
@@ -63,17 +64,15 @@ RED.nodes.registerType<ActiveZoneProperties>('conference-audio-active-zone', {
       if (zoneType === ANY_ZONE_TYPE) option.attr('label', t('label.anyType'));
       suggestions.append(option);
     }
-    const timing = $('#node-input-timing').empty();
-    for (const choice of TIMING_CHOICES) {
-      timing.append(
-        $('<option>')
-          .val(choice)
-          .text(t(`timing.${choice}`)),
-      );
-    }
+    const timing = fillChoices(
+      $('#node-input-timing'),
+      TIMING_CHOICES,
+      (choice) => t(`timing.${choice}`),
+      readTiming(this.timing),
+    );
     // The device's timing replaces hold and release: their fields would only mislead.
     const showDelays = () => $('.conference-audio-node-timing').toggle(readTiming(timing.val()) === 'node');
-    timing.val(readTiming(this.timing)).on('change', showDelays);
+    timing.on('change', showDelays);
     showDelays();
   },
 });
