@@ -2,6 +2,7 @@
  * The choices a dialog makes from its node type's definition: a drop-down's options, a list of
  * checkboxes. Editor code, bundled into each node type's HTML by scripts/build.js; no Node.js API.
  */
+import type { Setting } from './plain/node-settings';
 
 /** Fills the drop-down `select` with one option per choice, each shown as `label` says, and selects `selected`. */
 export function fillChoices<C extends string>(
@@ -23,8 +24,14 @@ export function checkboxChoices<C extends string>(idPrefix: string) {
   const checkbox = (choice: C) => $(`#${idPrefix}${choice}`);
   return {
     checkbox,
-    /** Puts one labelled checkbox per choice into `container`, those in `checked` ticked. */
-    fill(container: JQuery, choices: readonly C[], checked: readonly C[], label: (choice: C) => string) {
+    /** Puts one labelled checkbox per choice into `container`, those saved ticked (else the fallback's). */
+    fill(
+      container: JQuery,
+      choices: readonly C[],
+      saved: Setting<readonly C[]>,
+      label: (choice: C) => string,
+    ) {
+      const checked = saved.ok ? saved.value : saved.fallback;
       container.empty();
       for (const choice of choices) {
         const box = $('<input type="checkbox" style="width: auto; margin: 0 4px 0 0;">')

@@ -39,11 +39,10 @@ RED.nodes.registerType<EventsProperties>('conference-audio-events', {
     topic: { value: '' },
   },
   oneditprepare() {
-    const chosen = readLiveEvents(this.events);
     eventChoices.fill(
       $('#conference-audio-event-choices'),
       LIVE_EVENT_CHOICES,
-      chosen.ok ? chosen.value : chosen.fallback,
+      readLiveEvents(this.events),
       (event) => t(`events.${event}`),
     );
     const showRate = () => $('#conference-audio-rate-row').toggle(checkbox('soundLocation').prop('checked'));

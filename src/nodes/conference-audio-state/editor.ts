@@ -32,11 +32,10 @@ RED.nodes.registerType<StateProperties>('conference-audio-state', {
     topic: { value: '' },
   },
   oneditprepare() {
-    const chosen = readStateGroups(this.groups);
     groupChoices.fill(
       $('#conference-audio-state-group-choices'),
       STATE_GROUPS,
-      chosen.ok ? chosen.value : chosen.fallback,
+      readStateGroups(this.groups),
       (group) => t(`groups.${group}`),
     );
     fillChoices(
