@@ -1,5 +1,6 @@
-import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
+import type { NodeAPI, NodeDef, NodeMessageInFlow } from 'node-red';
 import { runControlAction } from '../../control/runner';
+import { answerEachInput } from '../glue/answer-input';
 import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
@@ -52,48 +53,31 @@ export = (RED: NodeAPI) => {
       return { action: configured, value: configuredValue?.value };
     }
 
-    this.on(
-      'input',
-      (
-        input: NodeMessageInFlow,
-        send: (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void,
-        done: (err?: Error) => void,
-      ) => {
-        const msg = input as ControlMessage;
-        const fail = (error: unknown) => {
-          if (device) this.status(device.faultStatus(errorCode(error)));
-          done(toNodeError(error, localise));
-        };
-        let run: Promise<Awaited<ReturnType<typeof runControlAction>>>;
-        try {
-          if (!device) throw noDeviceError();
-          const { action, value } = requested(msg);
-          const connection = device.connection();
-          run = runControlAction(connection.client, action, value, connection.state, {
-            toggleFreshMs: connection.state.audioIntervalMs,
-          });
-        } catch (error) {
-          fail(error);
-          return;
-        }
-        run.then(
-          (result) => {
-            msg.payload = result.payload;
-            if (result.previous === undefined) delete msg.previous;
-            else msg.previous = result.previous;
-            msg.action = result.action;
-            this.status({
-              fill: 'green',
-              shape: 'dot',
-              text: t('status.done', { action: t(`actions.${result.action}`), time: clockTime(new Date()) }),
-            });
-            send(msg);
-            done();
-          },
-          (error: unknown) => fail(error),
-        );
+    answerEachInput(this, {
+      start: (msg: ControlMessage) => {
+        if (!device) throw noDeviceError();
+        const { action, value } = requested(msg);
+        const connection = device.connection();
+        return runControlAction(connection.client, action, value, connection.state, {
+          toggleFreshMs: connection.state.audioIntervalMs,
+        });
       },
-    );
+      answer: (msg, result) => {
+        msg.payload = result.payload;
+        if (result.previous === undefined) delete msg.previous;
+        else msg.previous = result.previous;
+        msg.action = result.action;
+        this.status({
+          fill: 'green',
+          shape: 'dot',
+          text: t('status.done', { action: t(`actions.${result.action}`), time: clockTime(new Date()) }),
+        });
+      },
+      failure: (error) => {
+        if (device) this.status(device.faultStatus(errorCode(error)));
+        return toNodeError(error, localise);
+      },
+    });
   }
 
   RED.nodes.registerType('conference-audio-control', ControlNode);
