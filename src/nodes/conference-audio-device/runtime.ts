@@ -190,7 +190,7 @@ export = (RED: NodeAPI) => {
     conferenceAudioDeviceStreamIdleTimeout: { value: STREAM_IDLE_TIMEOUT_SECONDS, exportable: false },
   };
   RED.nodes.registerType<ConfigNode, DeviceConfigDef, DeviceSettings, DeviceCredentials>(
-    TYPE,
+    'conference-audio-device',
     DeviceConfigNode,
     {
       credentials: { password: { type: 'password' } },
