@@ -92,14 +92,12 @@ export class DeviceSimulator extends SimulatorBase implements SimulatorControls 
 
   /** The volume range (0-20 or 0-100) and the step of one volume change; the volume keeps its share. */
   setVolumeScale(scale: VolumeScale): void {
-    checkOption('volumeScale', scale);
-    this.parts.audio.setVolumeScale(scale);
+    this.parts.audio.setVolumeScale(checked('volumeScale', scale));
   }
 
   /** The last speaker bar's cable out (true) or back in: hardware and components events. */
   setBarUnplugged(unplugged: boolean): void {
-    checkOption('barUnplugged', unplugged);
-    this.parts.hardware.setBarUnplugged(unplugged);
+    this.parts.hardware.setBarUnplugged(checked('barUnplugged', unplugged));
   }
 
   /** A `ledStateUpdated` event when the light changes. */
@@ -110,19 +108,16 @@ export class DeviceSimulator extends SimulatorBase implements SimulatorControls 
 
   /** A `usbConnection` event when the status changes, in the form set by `setUsbEventForm`. */
   setUsb(status: ConnectionStatus): void {
-    checkOption('usb', status);
-    this.parts.hardware.setUsb(status);
+    this.parts.hardware.setUsb(checked('usb', status));
   }
 
   setUsbEventForm(form: UsbEventForm): void {
-    checkOption('usbEventForm', form);
-    this.parts.hardware.setUsbEventForm(form);
+    this.parts.hardware.setUsbEventForm(checked('usbEventForm', form));
   }
 
   /** A `deviceComponentsConnection` event when the status changes. */
   setComponents(status: ConnectionStatus): void {
-    checkOption('components', status);
-    this.parts.hardware.setComponents(status);
+    this.parts.hardware.setComponents(checked('components', status));
   }
 
   /** Replaces the room profiles (no event); `activeProfileId` or else the first is active. */
@@ -138,8 +133,7 @@ export class DeviceSimulator extends SimulatorBase implements SimulatorControls 
 
   /** How long the next calibration runs. */
   setCalibrationMs(ms: number): void {
-    checkOption('calibrationMs', ms);
-    this.parts.calibration.setRunMs(ms);
+    this.parts.calibration.setRunMs(checked('calibrationMs', ms));
   }
 
   /** Changes what the camera switcher reports; announced when anything changed. */
@@ -169,6 +163,12 @@ export class DeviceSimulator extends SimulatorBase implements SimulatorControls 
     change();
     if (JSON.stringify(this.parts.hardware.hardware(null)) !== before) this.parts.hardware.announceHardware();
   }
+}
+
+/** `value`, once checked as the option `name` is checked (an OptionError when it is not one). */
+function checked<K extends keyof SimulatorOptions, V extends SimulatorOptions[K]>(name: K, value: V): V {
+  checkOption(name, value);
+  return value;
 }
 
 export function startSimulator(options?: SimulatorOptions): Promise<DeviceSimulator> {

@@ -1,5 +1,6 @@
 import { ANY_ZONE_TYPE } from '../../zones/active-zone';
-import { catalogue, type NamedProperties, paletteEntry, validator } from '../editor-common';
+import { fillChoices } from '../editor-choices';
+import { catalogue, type NamedProperties, nameAndDevice, paletteEntry, validator } from '../editor-common';
 import {
   ACTIVE_ZONE_DEFAULTS,
   isDelayMs,
@@ -42,8 +43,7 @@ RED.nodes.registerType<ActiveZoneProperties>('conference-audio-active-zone', {
     icon: 'conference-audio-active-zone.svg',
   }),
   defaults: {
-    name: { value: '' },
-    device: { value: '', type: 'conference-audio-device', required: true },
+    ...nameAndDevice(),
     zoneType: {
       value: ACTIVE_ZONE_DEFAULTS.zoneType,
       required: true,
@@ -64,17 +64,15 @@ RED.nodes.registerType<ActiveZoneProperties>('conference-audio-active-zone', {
       if (zoneType === ANY_ZONE_TYPE) option.attr('label', t('label.anyType'));
       suggestions.append(option);
     }
-    const timing = $('#node-input-timing').empty();
-    for (const choice of TIMING_CHOICES) {
-      timing.append(
-        $('<option>')
-          .val(choice)
-          .text(t(`timing.${choice}`)),
-      );
-    }
+    const timing = fillChoices(
+      $('#node-input-timing'),
+      TIMING_CHOICES,
+      (choice) => t(`timing.${choice}`),
+      readTiming(this.timing),
+    );
     // The device's timing replaces hold and release: their fields would only mislead.
     const showDelays = () => $('.conference-audio-node-timing').toggle(readTiming(timing.val()) === 'node');
-    timing.val(readTiming(this.timing)).on('change', showDelays);
+    timing.on('change', showDelays);
     showDelays();
   },
 });

@@ -16,10 +16,12 @@ import {
   zoneTypesOf,
 } from '../../zones';
 import type { ZoneReadResult, ZoneWithGeometry } from '../../zones/types';
+import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, toNodeError } from '../glue/errors';
 import { CoalescedStatus } from '../lib/coalesced-status';
 import { joinTopic, nodeTopicNames } from '../lib/topic';
+import { settingValue } from '../plain/node-settings';
 import { withNote } from '../plain/status';
 import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
 import { readHold, readRelease, readTiming, readZoneType, TYPE } from './definition';
@@ -43,22 +45,21 @@ const ZONES_REFRESH_MS = 30_000;
 type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 
 export = (RED: NodeAPI) => {
-  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
+  const t = runtimeCatalogue(RED, TYPE);
   const localise = errorLocaliser(RED);
 
   function ActiveZoneNode(this: DeviceUser, def: ActiveZoneDef) {
     RED.nodes.createNode(this, def);
     const node: DeviceUser = this;
     const zoneType = readZoneType(def.zoneType);
-    const hold = readHold(def.hold);
-    if (!hold.ok) node.warn(t('errors.hold', { reason: hold.reason }));
-    const release = readRelease(def.release, def.releaseUnit);
-    if (!release.ok) node.warn(t('errors.release', { reason: release.reason }));
-    const releaseMs = release.ok ? release.value : release.fallback;
+    const holdMs = settingValue(readHold(def.hold), (reason) => node.warn(t('errors.hold', { reason })));
+    const releaseMs = settingValue(readRelease(def.release, def.releaseUnit), (reason) =>
+      node.warn(t('errors.release', { reason })),
+    );
     // The tracker raises it; the user is told why the camera waits longer than they set.
     if (releaseMs < MIN_RELEASE_MS)
       node.warn(t('errors.releaseRaised', { release: releaseMs, min: MIN_RELEASE_MS }));
-    const nodeTiming: ActiveZoneTiming = { holdMs: hold.ok ? hold.value : hold.fallback, releaseMs };
+    const nodeTiming: ActiveZoneTiming = { holdMs, releaseMs };
     const followDeviceTiming = readTiming(def.timing) === 'device';
     // With the device's timing, the node's own applies until the device's is read.
     const tracker = new ActiveZoneTracker<ZoneWithGeometry>({ zoneType, ...nodeTiming });

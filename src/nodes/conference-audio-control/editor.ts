@@ -1,4 +1,5 @@
-import { catalogue, type NamedProperties, paletteEntry, validator } from '../editor-common';
+import { fillChoices } from '../editor-choices';
+import { catalogue, type NamedProperties, nameAndDevice, paletteEntry, validator } from '../editor-common';
 import {
   ACTION_CHOICES,
   type ActionChoice,
@@ -64,8 +65,7 @@ function showValueField(action: ActionChoice) {
 RED.nodes.registerType<ControlProperties>('conference-audio-control', {
   ...paletteEntry<ControlProperties>(t, { inputs: 1, outputs: 1, icon: 'conference-audio-control.svg' }),
   defaults: {
-    name: { value: '' },
-    device: { value: '', type: 'conference-audio-device', required: true },
+    ...nameAndDevice(),
     action: { value: CONTROL_DEFAULTS.action, required: true },
     value: {
       value: CONTROL_DEFAULTS.value,
@@ -84,16 +84,8 @@ RED.nodes.registerType<ControlProperties>('conference-audio-control', {
     return isActionChoice(this.action) ? t(`actions.${this.action}`) : t('paletteLabel');
   },
   oneditprepare() {
-    const select = actionField().empty();
-    for (const action of ACTION_CHOICES) {
-      select.append(
-        $('<option>')
-          .val(action)
-          .text(t(`actions.${action}`)),
-      );
-    }
     let chosen: ActionChoice = isActionChoice(this.action) ? this.action : CONTROL_DEFAULTS.action;
-    select.val(chosen);
+    const select = fillChoices(actionField(), ACTION_CHOICES, (action) => t(`actions.${action}`), chosen);
     const saved = VALUE_FIELDS[chosen];
     valueField().typedInput({
       default: this.valueType || CONTROL_DEFAULTS.valueType,

@@ -1,5 +1,6 @@
-import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
-import type { ControlResult } from '../../control/runner';
+import type { NodeAPI, NodeDef, NodeMessageInFlow } from 'node-red';
+import { answerEachInput } from '../glue/answer-input';
+import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
 import { clockTime } from '../plain/status';
@@ -21,7 +22,7 @@ type ControlMessage = NodeMessageInFlow & Record<string, unknown>;
  * writes and reads.
  */
 export = (RED: NodeAPI) => {
-  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
+  const t = runtimeCatalogue(RED, TYPE);
   const localise = errorLocaliser(RED);
 
   function ControlNode(this: DeviceUser, def: ControlDef) {
@@ -51,45 +52,28 @@ export = (RED: NodeAPI) => {
       return { action: configured, value: configuredValue?.value };
     }
 
-    this.on(
-      'input',
-      (
-        input: NodeMessageInFlow,
-        send: (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void,
-        done: (err?: Error) => void,
-      ) => {
-        const msg = input as ControlMessage;
-        const fail = (error: unknown) => {
-          if (device) this.status(device.faultStatus(errorCode(error)));
-          done(toNodeError(error, localise));
-        };
-        let run: Promise<ControlResult>;
-        try {
-          if (!device) throw noDeviceError();
-          const { action, value } = requested(msg);
-          run = device.connection().control(action, value);
-        } catch (error) {
-          fail(error);
-          return;
-        }
-        run.then(
-          (result) => {
-            msg.payload = result.payload;
-            if (result.previous === undefined) delete msg.previous;
-            else msg.previous = result.previous;
-            msg.action = result.action;
-            this.status({
-              fill: 'green',
-              shape: 'dot',
-              text: t('status.done', { action: t(`actions.${result.action}`), time: clockTime(new Date()) }),
-            });
-            send(msg);
-            done();
-          },
-          (error: unknown) => fail(error),
-        );
+    answerEachInput(this, {
+      start: (msg: ControlMessage) => {
+        if (!device) throw noDeviceError();
+        const { action, value } = requested(msg);
+        return device.connection().control(action, value);
       },
-    );
+      answer: (msg, result) => {
+        msg.payload = result.payload;
+        if (result.previous === undefined) delete msg.previous;
+        else msg.previous = result.previous;
+        msg.action = result.action;
+        this.status({
+          fill: 'green',
+          shape: 'dot',
+          text: t('status.done', { action: t(`actions.${result.action}`), time: clockTime(new Date()) }),
+        });
+      },
+      failure: (error) => {
+        if (device) this.status(device.faultStatus(errorCode(error)));
+        return toNodeError(error, localise);
+      },
+    });
   }
 
   RED.nodes.registerType('conference-audio-control', ControlNode);

@@ -6,6 +6,7 @@ import {
   DEVICE_PROPERTIES,
   TLS_MODES,
 } from '../../api/settings-rules';
+import { fillChoices } from '../editor-choices';
 import {
   type AnsweredError,
   catalogue,
@@ -91,16 +92,10 @@ function failureText(answer: { error?: AnsweredError } | undefined, xhr?: JQuery
   return t('result.failed', { code: `HTTP_${xhr ? xhr.status : '?'}`, message: xhr ? xhr.statusText : '' });
 }
 
-/** Fills a select with the rules' choices, labelled from the catalogue (`<group>.<choice>`), and selects one. */
-function fillChoices(select: JQuery, group: string, choices: readonly string[], selected: unknown) {
-  select.empty();
-  for (const choice of choices)
-    select.append(
-      $('<option>')
-        .val(choice)
-        .text(t(`${group}.${choice}`)),
-    );
-  select.val(typeof selected === 'string' && choices.includes(selected) ? selected : (choices[0] ?? ''));
+/** Fills a select with the rules' choices, labelled from the catalogue (`<group>.<choice>`): the saved one, else the first. */
+function fillRuleChoices(group: 'account' | 'tls', choices: readonly string[], saved: unknown) {
+  const selected = typeof saved === 'string' && choices.includes(saved) ? saved : (choices[0] ?? '');
+  fillChoices(field(group), choices, (choice) => t(`${group}.${choice}`), selected);
 }
 
 function offerVendorWord(word: string) {
@@ -238,8 +233,8 @@ RED.nodes.registerType<DeviceProperties, { password: string }>('conference-audio
   },
   oneditprepare() {
     const id = this.id;
-    fillChoices(field('account'), 'account', ACCOUNTS, this.account);
-    fillChoices(field('tls'), 'tls', TLS_MODES, this.tls);
+    fillRuleChoices('account', ACCOUNTS, this.account);
+    fillRuleChoices('tls', TLS_MODES, this.tls);
     const showTlsRows = () => {
       const mode = field('tls').val();
       $('#conference-audio-fingerprint-row').toggle(mode === 'pin');

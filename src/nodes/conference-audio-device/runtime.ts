@@ -7,6 +7,7 @@ import { DeviceConnection } from '../../device/connection';
 import { choosePinStorage } from '../../device/pin-storage';
 import { DeviceError, isDeviceError } from '../../errors';
 import { registerAdminEndpoints, type StoredDeviceAddress } from '../glue/admin';
+import { runtimeCatalogue } from '../glue/catalogue';
 import type { DeviceConfigNode, DeviceUser } from '../glue/device';
 import { streamStatus } from '../lib/stream-status-view';
 import {
@@ -17,7 +18,7 @@ import {
   type StatusView,
   statusMessage,
 } from '../plain/status';
-import { readAudioInterval } from './definition';
+import { readAudioInterval, TYPE } from './definition';
 
 /** What this node reads from settings.js. */
 interface DeviceSettings {
@@ -57,9 +58,8 @@ interface ConfigNode extends Node<DeviceCredentials>, DeviceConfigNode {
  * pattern), logs what the user must know, and closes the connection on redeploy.
  */
 export = (RED: NodeAPI) => {
-  const t = (key: string, params?: Record<string, string | number>) =>
-    RED._(`conference-audio-device.${key}`, params);
-  // In the runtime's language: a Status node or a dashboard reads this text (lib/status.ts).
+  const t = runtimeCatalogue(RED, TYPE);
+  // In the runtime's language: a Status node or a dashboard reads this text (src/nodes/plain/status.ts).
   const statusOf = (view: StatusView): NodeStatus => statusMessage(t, view);
   const settingsOf = () => RED.settings as unknown as Record<string, unknown>;
 

@@ -1,3 +1,4 @@
+import { checkboxChoices } from '../editor-choices';
 import { catalogue, type NamedProperties, nameAndDevice, paletteEntry, validator } from '../editor-common';
 import {
   DEFAULT_LIVE_EVENTS,
@@ -17,7 +18,8 @@ interface EventsProperties extends NamedProperties {
 }
 
 const t = catalogue(TYPE);
-const checkbox = (event: LiveEventChoice) => $(`#conference-audio-event-${event}`);
+const eventChoices = checkboxChoices<LiveEventChoice>('conference-audio-event-');
+const checkbox = eventChoices.checkbox;
 
 RED.nodes.registerType<EventsProperties>('conference-audio-events', {
   ...paletteEntry<EventsProperties>(t, { inputs: 0, outputs: 1, icon: 'conference-audio-events.svg' }),
@@ -37,22 +39,17 @@ RED.nodes.registerType<EventsProperties>('conference-audio-events', {
     topic: { value: '' },
   },
   oneditprepare() {
-    const chosen = readLiveEvents(this.events);
-    const checked = chosen.ok ? chosen.value : chosen.fallback;
-    const choices = $('#conference-audio-event-choices').empty();
-    for (const event of LIVE_EVENT_CHOICES) {
-      const box = $('<input type="checkbox" style="width: auto; margin: 0 4px 0 0;">')
-        .attr('id', `conference-audio-event-${event}`)
-        .prop('checked', checked.includes(event));
-      const label = $('<label style="width: auto; display: block;">');
-      label.append(box, ' ', $('<span>').text(t(`events.${event}`)));
-      choices.append(label);
-    }
+    eventChoices.fill(
+      $('#conference-audio-event-choices'),
+      LIVE_EVENT_CHOICES,
+      readLiveEvents(this.events),
+      (event) => t(`events.${event}`),
+    );
     const showRate = () => $('#conference-audio-rate-row').toggle(checkbox('soundLocation').prop('checked'));
     checkbox('soundLocation').on('change', showRate);
     showRate();
   },
   oneditsave() {
-    this.events = LIVE_EVENT_CHOICES.filter((event) => checkbox(event).prop('checked'));
+    this.events = eventChoices.ticked(LIVE_EVENT_CHOICES);
   },
 });

@@ -1,3 +1,4 @@
+import { fillChoices } from '../editor-choices';
 import {
   catalogue,
   localisedMessage,
@@ -34,9 +35,7 @@ RED.nodes.registerType<RequestProperties>('conference-audio-request', {
     return this.name || `${this.method || REQUEST_DEFAULTS.method} ${this.path || REQUEST_DEFAULTS.path}`;
   },
   oneditprepare() {
-    const select = $('#node-input-method').empty();
-    for (const method of METHODS) select.append($('<option>').val(method).text(method));
-    select.val(this.method || REQUEST_DEFAULTS.method);
+    fillChoices($('#node-input-method'), METHODS, (method) => method, this.method || REQUEST_DEFAULTS.method);
     $('#node-input-path').attr('placeholder', REQUEST_DEFAULTS.path);
   },
 });

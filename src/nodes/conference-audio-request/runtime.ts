@@ -1,6 +1,7 @@
-import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
-import { type DeviceClient, validateApiPath } from '../../api';
+import type { NodeAPI, NodeDef, NodeMessageInFlow } from 'node-red';
+import { validateApiPath } from '../../api';
 import { AUTH_SEGMENT, STREAMING_PATHS } from '../../api/protocol';
+import { answerEachInput } from '../glue/answer-input';
 import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
@@ -104,36 +105,19 @@ export = (RED: NodeAPI) => {
       return { method, path, body };
     }
 
-    this.on(
-      'input',
-      (
-        msg: NodeMessageInFlow,
-        send: (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void,
-        done: (err?: Error) => void,
-      ) => {
-        const message = msg as NodeMessageInFlow & Record<string, unknown>;
-        let request: ReturnType<typeof prepare>;
-        let client: DeviceClient;
-        try {
-          if (!device) throw noDeviceError();
-          request = prepare(message);
-          client = device.connection().client;
-        } catch (error) {
-          done(nodeError(error));
-          return;
-        }
-        client
-          .request(request.method, request.path, request.body)
-          .then((response) => {
-            message.payload = response.body;
-            message.statusCode = response.statusCode;
-            message.headers = visibleHeaders(response.headers);
-            send(message);
-            done();
-          })
-          .catch((error: unknown) => done(nodeError(error)));
+    answerEachInput(this, {
+      start: (msg: NodeMessageInFlow & Record<string, unknown>) => {
+        if (!device) throw noDeviceError();
+        const request = prepare(msg);
+        return device.connection().client.request(request.method, request.path, request.body);
       },
-    );
+      answer: (msg, response) => {
+        msg.payload = response.body;
+        msg.statusCode = response.statusCode;
+        msg.headers = visibleHeaders(response.headers);
+      },
+      failure: nodeError,
+    });
   }
 
   RED.nodes.registerType('conference-audio-request', RequestNode);

@@ -1,4 +1,5 @@
-import { catalogue, type NamedProperties, paletteEntry, validator } from '../editor-common';
+import { checkboxChoices, fillChoices } from '../editor-choices';
+import { catalogue, type NamedProperties, nameAndDevice, paletteEntry, validator } from '../editor-common';
 import {
   OUTPUT_MODES,
   type OutputMode,
@@ -17,13 +18,12 @@ interface StateProperties extends NamedProperties {
 }
 
 const t = catalogue(TYPE);
-const checkbox = (group: StateGroupName) => $(`#conference-audio-state-group-${group}`);
+const groupChoices = checkboxChoices<StateGroupName>('conference-audio-state-group-');
 
 RED.nodes.registerType<StateProperties>('conference-audio-state', {
   ...paletteEntry<StateProperties>(t, { inputs: 1, outputs: 1, icon: 'conference-audio-state.svg' }),
   defaults: {
-    name: { value: '' },
-    device: { value: '', type: 'conference-audio-device', required: true },
+    ...nameAndDevice(),
     groups: {
       value: [...STATE_DEFAULTS.groups],
       validate: validator((value) => (readStateGroups(value).ok ? undefined : t('errors.noGroups'))),
@@ -32,27 +32,20 @@ RED.nodes.registerType<StateProperties>('conference-audio-state', {
     topic: { value: '' },
   },
   oneditprepare() {
-    const chosen = readStateGroups(this.groups);
-    const checked = chosen.ok ? chosen.value : chosen.fallback;
-    const choices = $('#conference-audio-state-group-choices').empty();
-    for (const group of STATE_GROUPS) {
-      const box = $('<input type="checkbox" style="width: auto; margin: 0 4px 0 0;">')
-        .attr('id', `conference-audio-state-group-${group}`)
-        .prop('checked', checked.includes(group));
-      const label = $('<label style="width: auto; display: block;">');
-      label.append(box, ' ', $('<span>').text(t(`groups.${group}`)));
-      choices.append(label);
-    }
-    const select = $('#node-input-output').empty();
-    for (const mode of OUTPUT_MODES)
-      select.append(
-        $('<option>')
-          .val(mode)
-          .text(t(`output.${mode}`)),
-      );
-    select.val(this.output ?? STATE_DEFAULTS.output);
+    groupChoices.fill(
+      $('#conference-audio-state-group-choices'),
+      STATE_GROUPS,
+      readStateGroups(this.groups),
+      (group) => t(`groups.${group}`),
+    );
+    fillChoices(
+      $('#node-input-output'),
+      OUTPUT_MODES,
+      (mode) => t(`output.${mode}`),
+      this.output ?? STATE_DEFAULTS.output,
+    );
   },
   oneditsave() {
-    this.groups = STATE_GROUPS.filter((group) => checkbox(group).prop('checked'));
+    this.groups = groupChoices.ticked(STATE_GROUPS);
   },
 });

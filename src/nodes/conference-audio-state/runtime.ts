@@ -2,9 +2,11 @@ import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } fro
 import type { StateGroupName } from '../../control/state-groups';
 import { type SummaryWords, stateSummary } from '../../control/summary';
 import type { DeviceState } from '../../device/state';
+import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, toNodeError } from '../glue/errors';
 import { CoalescedStatus } from '../lib/coalesced-status';
+import { settingValue } from '../plain/node-settings';
 import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
 import { readOutputMode, readStateGroups, TYPE } from './definition';
 import { StateOutput } from './output';
@@ -30,7 +32,7 @@ interface WaitingInput {
 }
 
 export = (RED: NodeAPI) => {
-  const t = (key: string, params?: Record<string, string | number>) => RED._(`${TYPE}.${key}`, params);
+  const t = runtimeCatalogue(RED, TYPE);
   const localise = errorLocaliser(RED);
   const summaryWords: SummaryWords = {
     micMuted: t('status.summary.micMuted'),
@@ -43,8 +45,9 @@ export = (RED: NodeAPI) => {
 
   function StateNode(this: DeviceUser, def: StateDef) {
     RED.nodes.createNode(this, def);
-    const groups = readStateGroups(def.groups);
-    if (!groups.ok) this.warn(t('errors.groups', { reason: groups.reason }));
+    const chosenGroups = settingValue(readStateGroups(def.groups), (reason) =>
+      this.warn(t('errors.groups', { reason })),
+    );
     const mode = readOutputMode(def.output);
     const configuredTopic = typeof def.topic === 'string' ? def.topic.trim() : '';
 
@@ -86,9 +89,7 @@ export = (RED: NodeAPI) => {
 
     const device = useDevice(RED, this, def.device, t('status.noDevice'));
     const topicBase = configuredTopic !== '' ? configuredTopic : (device?.displayName ?? '');
-    const output = new StateOutput(mode, groups.ok ? groups.value : groups.fallback, topicBase, (messages) =>
-      this.send([messages]),
-    );
+    const output = new StateOutput(mode, chosenGroups, topicBase, (messages) => this.send([messages]));
 
     /** The state again onto the input message (kept: its other properties pass through). */
     const answer = ({ msg, send, done }: WaitingInput, state: DeviceState) => {

@@ -1,5 +1,6 @@
 import { DEVICE_PROPERTIES, MAX_TIMER_SECONDS } from '../../api/settings-rules';
 import { UNCHANGED_PASSWORD } from '../conference-audio-device/definition';
+import { fillChoices } from '../editor-choices';
 import {
   type AnsweredError,
   catalogue,
@@ -112,14 +113,12 @@ RED.nodes.registerType<ZonesProperties>('conference-audio-zones', {
     topic: { value: ZONES_DEFAULTS.topic },
   },
   oneditprepare() {
-    const select = $('#node-input-output').empty();
-    for (const mode of OUTPUT_MODES)
-      select.append(
-        $('<option>')
-          .val(mode)
-          .text(t(`output.${mode}`)),
-      );
-    select.val(this.output || ZONES_DEFAULTS.output);
+    fillChoices(
+      $('#node-input-output'),
+      OUTPUT_MODES,
+      (mode) => t(`output.${mode}`),
+      this.output || ZONES_DEFAULTS.output,
+    );
     $('#conference-audio-interval-hint').text(t('hint.interval', { min: minSeconds() }));
     $('#conference-audio-show-zones').on('click', showZones);
   },
