@@ -5,10 +5,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import should from 'should';
+import { DEVICE_PATHS } from '../../src/api';
 import { sampleZones } from '../../src/simulator';
 import type { NodeRedProcess } from '../support/node-red-process';
 import {
   activeZoneTopic,
+  askRoomDevice,
   type Broker,
   type Room,
   roomsFlow,
@@ -16,6 +18,7 @@ import {
   startBroker,
   startNodeRedWith,
   startRooms,
+  stateTopic,
   statusTopic,
   subscribeToSite,
   waitForTopics,
@@ -86,6 +89,61 @@ describe('many rooms from one subflow template (examples/09)', function () {
     );
   });
 
+  it("publishes every room's audio and status state, retained, as its device reports them", async () => {
+    const groups = { audio: DEVICE_PATHS.audio, status: DEVICE_PATHS.status };
+    // The status group is GET /api/v1/status plus `calibrating` (false: no calibration runs here).
+    const added: Record<string, object> = { status: { calibrating: false } };
+    const topics = rooms.flatMap((room) => Object.keys(groups).map((group) => stateTopic(room.name, group)));
+    await waitForTopics(subscriber, topics, (p) => p !== undefined, "every room's state");
+    // A subscriber that comes later gets them from the broker alone: nothing changes meanwhile.
+    const late = await subscribeToSite(broker.port);
+    try {
+      await waitForTopics(late, topics, (p) => p !== undefined, "every room's retained state");
+      for (const room of rooms)
+        for (const [group, apiPath] of Object.entries(groups))
+          should(JSON.parse(late.latest.get(stateTopic(room.name, group)) ?? 'null')).eql(
+            { ...((await askRoomDevice(room, 'GET', apiPath)) as object), ...added[group] },
+            `${room.name} ${group}`,
+          );
+    } finally {
+      await late.end();
+    }
+  });
+
+  it("says muted while a room's microphone is muted by another controller, and online once it is live again", async () => {
+    const room = rooms[1] as Room;
+    await waitForTopics(subscriber, [statusTopic(room.name)], (p) => p === 'online', `${room.name} online`);
+    await askRoomDevice(room, 'PATCH', DEVICE_PATHS.audio, { microphoneMute: true });
+    await waitForTopics(subscriber, [statusTopic(room.name)], (p) => p === 'muted', `${room.name} muted`);
+    should(JSON.parse(subscriber.latest.get(stateTopic(room.name, 'audio')) ?? '{}')).have.property(
+      'microphoneMute',
+      true,
+    );
+    for (const other of rooms.filter((other) => other !== room))
+      should(subscriber.latest.get(statusTopic(other.name))).equal('online', other.name);
+    await askRoomDevice(room, 'PATCH', DEVICE_PATHS.audio, { microphoneMute: false });
+    await waitForTopics(
+      subscriber,
+      [statusTopic(room.name)],
+      (p) => p === 'online',
+      `${room.name} online again`,
+    );
+  });
+
+  it("says muted when the device's own app mutes it (never announced: seen at the next audio read)", async () => {
+    const room = rooms[2] as Room;
+    await waitForTopics(subscriber, [statusTopic(room.name)], (p) => p === 'online', `${room.name} online`);
+    room.simulator.setAudio({ microphoneMute: true });
+    await waitForTopics(subscriber, [statusTopic(room.name)], (p) => p === 'muted', `${room.name} muted`);
+    room.simulator.setAudio({ microphoneMute: false });
+    await waitForTopics(
+      subscriber,
+      [statusTopic(room.name)],
+      (p) => p === 'online',
+      `${room.name} online again`,
+    );
+  });
+
   it('marks a room whose password the device refuses as unauthorized', async () => {
     await waitForTopics(
       subscriber,
@@ -109,6 +167,19 @@ describe('many rooms from one subflow template (examples/09)', function () {
       should(subscriber.latest.get(statusTopic(room.name))).equal('online');
   });
 
+  it("says unreachable, not muted, when a muted room's device stops answering", async () => {
+    const room = rooms[ROOMS - 2] as Room;
+    room.simulator.setAudio({ microphoneMute: true });
+    await waitForTopics(subscriber, [statusTopic(room.name)], (p) => p === 'muted', `${room.name} muted`);
+    await room.simulator.close();
+    await waitForTopics(
+      subscriber,
+      [statusTopic(room.name)],
+      (p) => p === 'unreachable',
+      `${room.name} unreachable`,
+    );
+  });
+
   it('keeps every password out of the flows file and out of the exported flows', async () => {
     await waitForTopics(
       subscriber,
@@ -126,5 +197,20 @@ describe('many rooms from one subflow template (examples/09)', function () {
       should(credentialsFile.includes(room.password)).be.false(`${room.name}'s password in flows_cred.json`);
       should(exported.includes(room.password)).be.false(`${room.name}'s password in GET /flows`);
     }
+  });
+
+  it('keeps every password out of every topic and every payload the rooms published', async () => {
+    await waitForTopics(
+      subscriber,
+      [stateTopic(rooms[0]?.name ?? '', 'hardware')],
+      (p) => p !== undefined,
+      "a room's hardware",
+    );
+    should(subscriber.history.length).be.above(0);
+    for (const { topic, payload } of subscriber.history)
+      for (const room of rooms)
+        should(topic.includes(room.password) || payload.includes(room.password)).be.false(
+          `${room.name}'s password on ${topic}`,
+        );
   });
 });

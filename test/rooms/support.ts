@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Aedes, type Client } from 'aedes';
 import { connectAsync, type MqttClient } from 'mqtt';
+import { DeviceClient } from '../../src/api';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
 import { deployFlows } from '../e2e/node-red';
 import { launchNodeRed, type NodeRedProcess } from '../support/node-red-process';
@@ -187,3 +188,31 @@ export async function waitForTopics(
 export const statusTopic = (room: string) => `${SITE}/status/${room}`;
 export const zonesTopic = (room: string) => `${SITE}/${room}/zones`;
 export const activeZoneTopic = (room: string) => `${SITE}/${room}/active-zone`;
+export const stateTopic = (room: string, group: string) => `${SITE}/${room}/state/${group}`;
+
+/**
+ * One request to a room's device from a client other than the room's, as the device's own app or another
+ * controller would send it; answers the body.
+ */
+export async function askRoomDevice(
+  room: Room,
+  method: 'GET' | 'PATCH',
+  apiPath: string,
+  body?: unknown,
+): Promise<unknown> {
+  const client = new DeviceClient({
+    host: '127.0.0.1',
+    port: room.simulator.port,
+    account: 'general',
+    password: room.password,
+    clientId: 'another-controller',
+    vendor: room.simulator.vendor,
+    tls: { mode: 'insecure' },
+    timeoutMs: 5000,
+  });
+  try {
+    return (await client.request(method, apiPath, body)).body;
+  } finally {
+    await client.close();
+  }
+}
