@@ -57,6 +57,17 @@ describe('the Rooms dashboard table (examples/09)', () => {
     should(await shownAfter(4)).eql(['b:offline', 'd:unauthorized', 'a:online', 'c:online']);
   });
 
+  it('lists the muted rooms after the rooms with a problem and before the online ones', async () => {
+    for (const [room, status] of [
+      ['a', 'online'],
+      ['b', 'muted'],
+      ['c', 'unreachable'],
+      ['d', 'muted'],
+    ])
+      send(room as string, status as string);
+    should(await shownAfter(4)).eql(['c:unreachable', 'b:muted', 'd:muted', 'a:online']);
+  });
+
   it("keeps one row per room, with the room's latest status", async () => {
     send('a', 'connecting');
     send('a', 'online');
