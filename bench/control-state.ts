@@ -27,17 +27,24 @@ import { delay } from '../test/support/wait';
 import { closeCounterAgent, mapLimited, readRequests } from './lib/device-counters';
 import { type EmbeddedNodeRed, type FlowMessage, startEmbeddedNodeRed } from './lib/embedded-node-red';
 import { inactiveDebug, pinnedDevice } from './lib/flows';
-import { type BenchNodeRed, cpuShare, type FlowNode, startBenchNodeRed } from './lib/node-red-child';
-import { type HostedSimulator, type SimulatorProcess, startSimulatorProcess } from './lib/simulator-process';
-import { envNumber, formatTable, machineLine, median } from './lib/table';
+import { type BenchNodeRed, type FlowNode, measureUsage, startBenchNodeRed } from './lib/node-red-child';
+import { type HostedSimulator, startSimulatorProcesses } from './lib/simulator-process';
+import {
+  envNumber,
+  envSizes,
+  formatTable,
+  machineLine,
+  median,
+  percentile,
+  USAGE_HEADER,
+  type UsageSample,
+  usageCells,
+} from './lib/table';
 
 const PROBES = envNumber('CONTROL_PROBES', 120);
 const PROBE_SPACING_MS = envNumber('CONTROL_PROBE_MS', 600);
 const USES = envNumber('CONTROL_USES', 9);
-const SIZES = (process.env.CONTROL_SIZES ?? '200')
-  .split(',')
-  .map((size) => Number(size.trim()))
-  .filter((size) => Number.isInteger(size) && size > 0);
+const SIZES = envSizes('CONTROL_SIZES', '200');
 const SETTLE_SECONDS = envNumber('CONTROL_SETTLE_SECONDS', 15);
 const WINDOW_SECONDS = envNumber('CONTROL_WINDOW_SECONDS', 30);
 const PER_PROCESS = 50;
@@ -47,11 +54,6 @@ const TAB = 'control-tab';
 const DEVICE = 'control-device';
 const GOAL_P99_MS = 20;
 const GOAL_CPU_SHARE = 0.1;
-
-function percentile(values: readonly number[], share: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
-}
 
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
@@ -288,10 +290,7 @@ function fleetFlow(simulators: readonly HostedSimulator[]): FlowNode[] {
   return flows;
 }
 
-interface FleetSample {
-  size: number;
-  cpu: number;
-  heapUsed: number;
+interface FleetSample extends UsageSample {
   /** Audio reads each device answered 200 in the window, a minute: proof that every state node polls. */
   audioReadsPerMinute: number[];
 }
@@ -300,15 +299,13 @@ async function fleetSample(
   nodeRed: BenchNodeRed,
   simulators: readonly HostedSimulator[],
 ): Promise<FleetSample> {
-  await nodeRed.deploy(simulators.length === 0 ? [] : fleetFlow(simulators));
-  await delay(SETTLE_SECONDS * 1000);
-  await nodeRed.stats({ gc: true });
-  const startEpoch = Date.now();
-  const first = await nodeRed.stats();
-  await delay(WINDOW_SECONDS * 1000);
-  const last = await nodeRed.stats();
-  const endEpoch = Date.now();
-  const memory = await nodeRed.stats({ gc: true });
+  const flows = simulators.length === 0 ? [] : fleetFlow(simulators);
+  const { cpu, heapUsed, startEpoch, endEpoch } = await measureUsage(
+    nodeRed,
+    flows,
+    SETTLE_SECONDS,
+    WINDOW_SECONDS,
+  );
   const records = await mapLimited(
     simulators.map((simulator) => simulator.url),
     20,
@@ -327,23 +324,18 @@ async function fleetSample(
   );
   return {
     size: simulators.length,
-    cpu: cpuShare(first, last),
-    heapUsed: memory.heapUsed,
+    cpu,
+    heapUsed,
     audioReadsPerMinute,
   };
 }
 
 async function fleet(): Promise<string[]> {
   const largest = Math.max(...SIZES);
-  const processes: SimulatorProcess[] = [];
-  for (let started = 0; started < largest; started += PER_PROCESS) {
-    processes.push(
-      await startSimulatorProcess(Math.min(PER_PROCESS, largest - started), {
-        passwords: { general: PASSWORD },
-        talker: 'off',
-      }),
-    );
-  }
+  const processes = await startSimulatorProcesses(largest, PER_PROCESS, {
+    passwords: { general: PASSWORD },
+    talker: 'off',
+  });
   const simulators = processes.flatMap((child) => child.simulators);
   const nodeRed = await startBenchNodeRed();
   const samples: FleetSample[] = [];
@@ -356,14 +348,8 @@ async function fleet(): Promise<string[]> {
     await Promise.all(processes.map((child) => child.stop()));
   }
   const base = samples[0] as FleetSample;
-  const perDevice = (sample: FleetSample, value: (each: FleetSample) => number) =>
-    (value(sample) - value(base)) / sample.size;
   const rows = samples.map((sample) => [
-    String(sample.size),
-    `${(sample.cpu * 100).toFixed(1)}%`,
-    sample.size === 0 ? '-' : `${(perDevice(sample, (each) => each.cpu) * 100).toFixed(3)}%`,
-    `${(sample.heapUsed / 1024 / 1024).toFixed(1)} MiB`,
-    sample.size === 0 ? '-' : `${(perDevice(sample, (each) => each.heapUsed) / 1024).toFixed(0)} KiB`,
+    ...usageCells(sample, base),
     sample.size === 0 ? '-' : Math.min(...sample.audioReadsPerMinute).toFixed(1),
   ]);
   const top = samples.find((sample) => sample.size === 200);
@@ -373,17 +359,7 @@ async function fleet(): Promise<string[]> {
       : `  at 200 devices: ${(top.cpu * 100).toFixed(1)}% of a core (goal < ${GOAL_CPU_SHARE * 100}%: ${top.cpu < GOAL_CPU_SHARE ? 'met' : 'MISSED'})`;
   return [
     `many devices: one Node-RED, N devices with a device state node each (every group), audio read every 2 s (settle ${SETTLE_SECONDS} s, window ${WINDOW_SECONDS} s)`,
-    formatTable(
-      [
-        'devices',
-        'CPU (one core)',
-        'CPU per device',
-        'heap after GC',
-        'heap per device',
-        'audio reads/min (fewest)',
-      ],
-      rows,
-    ),
+    formatTable([...USAGE_HEADER, 'audio reads/min (fewest)'], rows),
     goal,
     '  audio reads/min: GET /api/v1/audio answered 200 in the window, at the device that had the fewest (30 = every 2 s)',
   ];

@@ -24,26 +24,27 @@ import { type DeviceSimulator, startSimulator } from '../src/simulator';
 import { delay } from '../test/support/wait';
 import { startEmbeddedNodeRed } from './lib/embedded-node-red';
 import { inactiveDebug, pinnedDevice } from './lib/flows';
-import { type BenchNodeRed, cpuShare, type FlowNode, startBenchNodeRed } from './lib/node-red-child';
-import { type HostedSimulator, type SimulatorProcess, startSimulatorProcess } from './lib/simulator-process';
-import { envNumber, formatTable, machineLine } from './lib/table';
+import { type BenchNodeRed, type FlowNode, measureUsage, startBenchNodeRed } from './lib/node-red-child';
+import { type HostedSimulator, startSimulatorProcesses } from './lib/simulator-process';
+import {
+  envNumber,
+  envSizes,
+  formatTable,
+  machineLine,
+  percentile,
+  USAGE_HEADER,
+  type UsageSample,
+  usageCells,
+} from './lib/table';
 
 const PROBES = envNumber('LIVE_PROBES', 2000);
 const PROBES_PER_SECOND = 50;
-const SIZES = (process.env.LIVE_SIZES ?? '50,200')
-  .split(',')
-  .map((size) => Number(size.trim()))
-  .filter((size) => Number.isInteger(size) && size > 0);
+const SIZES = envSizes('LIVE_SIZES', '50,200');
 const SETTLE_SECONDS = envNumber('LIVE_SETTLE_SECONDS', 10);
 const WINDOW_SECONDS = envNumber('LIVE_WINDOW_SECONDS', 20);
 const PER_PROCESS = 50;
 const PASSWORD = 'bench-live-password';
 const PROBE_EVENT = 'benchProbe';
-
-function percentile(values: readonly number[], share: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
-}
 
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 
@@ -177,41 +178,25 @@ function fleetFlow(simulators: readonly HostedSimulator[]): FlowNode[] {
   return flows;
 }
 
-interface FleetSample {
-  size: number;
-  cpu: number;
-  heapUsed: number;
-}
-
 async function fleetSample(
   nodeRed: BenchNodeRed,
   simulators: readonly HostedSimulator[],
-): Promise<FleetSample> {
-  await nodeRed.deploy(simulators.length === 0 ? [] : fleetFlow(simulators));
-  await delay(SETTLE_SECONDS * 1000);
-  await nodeRed.stats({ gc: true });
-  const first = await nodeRed.stats();
-  await delay(WINDOW_SECONDS * 1000);
-  const last = await nodeRed.stats();
-  const memory = await nodeRed.stats({ gc: true });
-  return { size: simulators.length, cpu: cpuShare(first, last), heapUsed: memory.heapUsed };
+): Promise<UsageSample> {
+  const flows = simulators.length === 0 ? [] : fleetFlow(simulators);
+  const { cpu, heapUsed } = await measureUsage(nodeRed, flows, SETTLE_SECONDS, WINDOW_SECONDS);
+  return { size: simulators.length, cpu, heapUsed };
 }
 
 async function fleet(): Promise<string[]> {
   const largest = Math.max(...SIZES);
-  const processes: SimulatorProcess[] = [];
-  for (let started = 0; started < largest; started += PER_PROCESS) {
-    processes.push(
-      await startSimulatorProcess(Math.min(PER_PROCESS, largest - started), {
-        passwords: { general: PASSWORD },
-        soundLocationIntervalMs: 200,
-        metricsIntervalMs: 5000,
-      }),
-    );
-  }
+  const processes = await startSimulatorProcesses(largest, PER_PROCESS, {
+    passwords: { general: PASSWORD },
+    soundLocationIntervalMs: 200,
+    metricsIntervalMs: 5000,
+  });
   const simulators = processes.flatMap((child) => child.simulators);
   const nodeRed = await startBenchNodeRed();
-  const samples: FleetSample[] = [];
+  const samples: UsageSample[] = [];
   try {
     samples.push(await fleetSample(nodeRed, []));
     for (const size of SIZES) samples.push(await fleetSample(nodeRed, simulators.slice(0, size)));
@@ -219,14 +204,8 @@ async function fleet(): Promise<string[]> {
     await nodeRed.stop();
     await Promise.all(processes.map((child) => child.stop()));
   }
-  const base = samples[0] as FleetSample;
-  const rows = samples.map((sample) => [
-    String(sample.size),
-    `${(sample.cpu * 100).toFixed(1)}%`,
-    sample.size === 0 ? '-' : `${(((sample.cpu - base.cpu) / sample.size) * 100).toFixed(3)}%`,
-    `${(sample.heapUsed / 1024 / 1024).toFixed(1)} MiB`,
-    sample.size === 0 ? '-' : `${((sample.heapUsed - base.heapUsed) / sample.size / 1024).toFixed(0)} KiB`,
-  ]);
+  const base = samples[0] as UsageSample;
+  const rows = samples.map((sample) => usageCells(sample, base));
   const top = samples.find((sample) => sample.size === 200);
   const goal =
     top === undefined
@@ -236,7 +215,7 @@ async function fleet(): Promise<string[]> {
         `${(top.heapUsed - base.heapUsed) / 200 / 1024 < 100 ? 'met' : 'missed'})`;
   return [
     `many devices: one Node-RED holding N devices' data streams, 5 soundLocation events a second each (settle ${SETTLE_SECONDS} s, window ${WINDOW_SECONDS} s)`,
-    formatTable(['devices', 'CPU (one core)', 'CPU per device', 'heap after GC', 'heap per device'], rows),
+    formatTable(USAGE_HEADER, rows),
     goal,
   ];
 }

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchNodeRed, type NodeRedProcess } from '../../test/support/node-red-process';
-import { probeUntil } from '../../test/support/wait';
+import { delay, probeUntil } from '../../test/support/wait';
 
 const projectRoot = path.resolve(__dirname, '..', '..');
 const redJs = path.join(projectRoot, 'node_modules', 'node-red', 'red.js');
@@ -173,4 +173,34 @@ export async function startBenchNodeRed(settings: Record<string, unknown> = {}):
 /** Share of one core used between two stats readings (1 = one core busy all the time). */
 export function cpuShare(before: NodeRedStats, after: NodeRedStats): number {
   return (after.cpuMicros - before.cpuMicros) / 1000 / (after.atMs - before.atMs);
+}
+
+/** What Node-RED used over one measuring window, and when the window was (epoch ms). */
+export interface UsageWindow {
+  cpu: number;
+  heapUsed: number;
+  startEpoch: number;
+  endEpoch: number;
+}
+
+/**
+ * Deploys `flows`, lets them settle, then measures the share of one core over a window and the heap after
+ * a full garbage collection.
+ */
+export async function measureUsage(
+  nodeRed: BenchNodeRed,
+  flows: FlowNode[],
+  settleSeconds: number,
+  windowSeconds: number,
+): Promise<UsageWindow> {
+  await nodeRed.deploy(flows);
+  await delay(settleSeconds * 1000);
+  await nodeRed.stats({ gc: true });
+  const startEpoch = Date.now();
+  const first = await nodeRed.stats();
+  await delay(windowSeconds * 1000);
+  const last = await nodeRed.stats();
+  const endEpoch = Date.now();
+  const memory = await nodeRed.stats({ gc: true });
+  return { cpu: cpuShare(first, last), heapUsed: memory.heapUsed, startEpoch, endEpoch };
 }

@@ -50,3 +50,16 @@ export async function startSimulatorProcess(
     },
   };
 }
+
+/** Starts `total` simulators, `perProcess` to a child process, one process after the other. */
+export async function startSimulatorProcesses(
+  total: number,
+  perProcess: number,
+  options: SimulatorOptions = {},
+): Promise<SimulatorProcess[]> {
+  const processes: SimulatorProcess[] = [];
+  for (let started = 0; started < total; started += perProcess) {
+    processes.push(await startSimulatorProcess(Math.min(perProcess, total - started), options));
+  }
+  return processes;
+}

@@ -44,3 +44,47 @@ export function envNumber(name: string, fallback: number): number {
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
   return value;
 }
+
+/** The value below which `share` (0 to 1) of the values lie; NaN for none. */
+export function percentile(values: readonly number[], share: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
+}
+
+/** Reads a comma-separated list of positive whole numbers (fleet sizes) from the environment. */
+export function envSizes(name: string, fallback: string): number[] {
+  return (process.env[name] ?? fallback)
+    .split(',')
+    .map((size) => Number(size.trim()))
+    .filter((size) => Number.isInteger(size) && size > 0);
+}
+
+/** What one Node-RED used while holding `size` devices, measured over a window. */
+export interface UsageSample {
+  size: number;
+  /** Share of one core. */
+  cpu: number;
+  /** Heap after a full garbage collection, bytes. */
+  heapUsed: number;
+}
+
+/** The columns `usageCells` fills. */
+export const USAGE_HEADER = [
+  'devices',
+  'CPU (one core)',
+  'CPU per device',
+  'heap after GC',
+  'heap per device',
+];
+
+/** A sample's row for `USAGE_HEADER`; per device is measured against `base`, the sample of size 0. */
+export function usageCells(sample: UsageSample, base: UsageSample): string[] {
+  const perDevice = (value: (each: UsageSample) => number) => (value(sample) - value(base)) / sample.size;
+  return [
+    String(sample.size),
+    `${(sample.cpu * 100).toFixed(1)}%`,
+    sample.size === 0 ? '-' : `${(perDevice((each) => each.cpu) * 100).toFixed(3)}%`,
+    `${(sample.heapUsed / 1024 / 1024).toFixed(1)} MiB`,
+    sample.size === 0 ? '-' : `${(perDevice((each) => each.heapUsed) / 1024).toFixed(0)} KiB`,
+  ];
+}
