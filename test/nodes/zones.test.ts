@@ -27,6 +27,24 @@ function zonesNode(extra: Record<string, unknown> = {}): Record<string, unknown>
 
 const outNode = { id: 'out', type: 'helper', z: 'f1' };
 
+/** Loads a zones node in changes mode; resolves once it has read the zones and opened its change stream. */
+async function followChanges(sim: DeviceSimulator): Promise<ReturnType<typeof counter>> {
+  await helper.load(nodeModules(), [
+    tab,
+    deviceConfig(sim),
+    zonesNode({ output: 'changes', onStart: true }),
+    outNode,
+  ]);
+  const out = counter(helper.getNode('out'));
+  await until(() => out.count === 1 && sim.openStreams === 1, 'the first read and the change stream');
+  return out;
+}
+
+/** How many times the simulator has been asked for its zones so far. */
+function zonesReads(sim: DeviceSimulator): number {
+  return sim.requests.filter((request) => request.path === ZONES_PATH).length;
+}
+
 function zone(id: string, label: string, x: number): Record<string, unknown> {
   return {
     types: ['Switching'],
@@ -219,65 +237,35 @@ describe('room zones node (conference-audio-zones)', () => {
   });
 
   it('in changes mode reports a layout change the device announces, without an input or a poll', async () => {
-    await helper.load(nodeModules(), [
-      tab,
-      deviceConfig(sim),
-      zonesNode({ output: 'changes', onStart: true }),
-      outNode,
-    ]);
-    const out = counter(helper.getNode('out'));
-    await until(() => out.count === 1 && sim.openStreams === 1, 'the first read and the change stream');
-    const readsBefore = sim.requests.filter((request) => request.path === ZONES_PATH).length;
+    const out = await followChanges(sim);
+    const readsBefore = zonesReads(sim);
     sim.setZones(sampleZones().slice(1));
     await until(() => out.count === 2, 'the announced change');
     const change = out.messages[1]?.payload as { removed: Array<{ id: string }>; zones: unknown[] };
     should(change.removed.map((zone) => zone.id)).eql([(sampleZones()[0] as { id: string }).id]);
     should(change.zones).have.length(2);
     // The announcement carried the zones: no read was needed.
-    should(sim.requests.filter((request) => request.path === ZONES_PATH).length).equal(readsBefore);
+    should(zonesReads(sim)).equal(readsBefore);
   });
 
   it('in changes mode reads the zones when an announcement names only a part of them', async () => {
-    await helper.load(nodeModules(), [
-      tab,
-      deviceConfig(sim),
-      zonesNode({ output: 'changes', onStart: true }),
-      outNode,
-    ]);
-    const out = counter(helper.getNode('out'));
-    await until(() => out.count === 1 && sim.openStreams === 1, 'the first read and the change stream');
-    const reads = () => sim.requests.filter((request) => request.path === ZONES_PATH).length;
-    const readsBefore = reads();
+    await followChanges(sim);
+    const readsBefore = zonesReads(sim);
     const [, second] = sampleZones() as Array<{ id: string }>;
     sim.emitChange(`${ZONES_PATH}/${second?.id}`, second);
-    await until(() => reads() > readsBefore, 'a read after the partial announcement');
+    await until(() => zonesReads(sim) > readsBefore, 'a read after the partial announcement');
   });
 
   it('in changes mode reads the zones when the change stream dropped an event over the size cap', async () => {
-    await helper.load(nodeModules(), [
-      tab,
-      deviceConfig(sim),
-      zonesNode({ output: 'changes', onStart: true }),
-      outNode,
-    ]);
-    const out = counter(helper.getNode('out'));
-    await until(() => out.count === 1 && sim.openStreams === 1, 'the first read and the change stream');
-    const reads = () => sim.requests.filter((request) => request.path === ZONES_PATH).length;
-    const readsBefore = reads();
+    await followChanges(sim);
+    const readsBefore = zonesReads(sim);
     // It may have been the layout: the zones are read.
     sim.emitChange('/api/v1/room/layout', { zones: [], filler: 'x'.repeat(70 * 1024) });
-    await until(() => reads() > readsBefore, 'a read after the dropped event');
+    await until(() => zonesReads(sim) > readsBefore, 'a read after the dropped event');
   });
 
   it('in changes mode reads the zones again when the change stream is back after a drop', async () => {
-    await helper.load(nodeModules(), [
-      tab,
-      deviceConfig(sim),
-      zonesNode({ output: 'changes', onStart: true }),
-      outNode,
-    ]);
-    const out = counter(helper.getNode('out'));
-    await until(() => out.count === 1 && sim.openStreams === 1, 'the first read and the change stream');
+    const out = await followChanges(sim);
     sim.dropStreams();
     // Made while no change stream is open: the device announces it to nobody.
     sim.setZones(sampleZones().slice(1));
@@ -456,14 +444,7 @@ describe('room zones node on a device whose layout carries fields the zones endp
   });
 
   it('in changes mode stays quiet when a layout event repeats the zones it read from the zones endpoint', async () => {
-    await helper.load(nodeModules(), [
-      tab,
-      deviceConfig(sim),
-      zonesNode({ output: 'changes', onStart: true }),
-      outNode,
-    ]);
-    const out = counter(helper.getNode('out'));
-    await until(() => out.count === 1 && sim.openStreams === 1, 'the first read and the change stream');
+    const out = await followChanges(sim);
     // The same zones, announced in the layout's spelling (each with `on: true`), then a real change.
     sim.setZones(sampleZones());
     sim.setZones(sampleZones().slice(1));
