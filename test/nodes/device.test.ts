@@ -1,4 +1,3 @@
-import { inspect } from 'node:util';
 import should from 'should';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
 import { ENV_PORT, envReference } from '../support/settings-table';
@@ -9,6 +8,7 @@ import {
   catchModule,
   counter,
   deviceConfig,
+  everythingShown,
   helper,
   nodeModules,
   requestNodeDef,
@@ -88,12 +88,7 @@ describe('device config node (conference-audio-device)', () => {
     should((await status).fill).equal('red');
     await until(() => failed.count === 1, 'the caught error');
     should((failed.messages[0].error as { code: string }).code).equal('AUTH_FAILED');
-    const everything = [
-      JSON.stringify(failed.messages),
-      inspect(failed.messages, { depth: 10 }),
-      allLogText(),
-      JSON.stringify((a.status as unknown as { args: unknown[][] }).args ?? []),
-    ].join('\n');
+    const everything = everythingShown('n-a', failed.messages);
     should(everything).not.containEql(PASSWORD);
   });
 

@@ -2,6 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { inspect } from 'node:util';
 import type { NodeAPI } from 'node-red';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
 import { catalogueFile, nodeSourceFile, nodeTypes } from '../support/node-types';
@@ -301,6 +302,28 @@ export function allLogText(): string {
     .log()
     .args.map((args) => JSON.stringify(args))
     .join('\n');
+}
+
+/**
+ * All a node let out during the test, as one text to search for a secret: the given messages (as JSON and
+ * as `inspect` prints them, which shows what JSON leaves out), every log line and the node's status calls.
+ */
+export function everythingShown(
+  nodeId: string,
+  ...messageLists: readonly Record<string, unknown>[][]
+): string {
+  const statusCalls = (helper.getNode(nodeId).status as unknown as { args: unknown[][] }).args;
+  return [
+    ...messageLists.flatMap((messages) => [JSON.stringify(messages), inspect(messages, { depth: 10 })]),
+    allLogText(),
+    JSON.stringify(statusCalls),
+  ].join('\n');
+}
+
+/** The token of the first authorised request the simulator received ('' before there was one). */
+export function sentToken(sim: DeviceSimulator): string {
+  const authorization = sim.requests.find((r) => r.headers.authorization)?.headers.authorization ?? '';
+  return authorization.split(' ')[1] ?? '';
 }
 
 /**
