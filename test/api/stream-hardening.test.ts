@@ -1,36 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import should from 'should';
-import {
-  DEVICE_PATHS,
-  type DeviceEvent,
-  type EventStream,
-  STREAM_PATHS,
-  type StreamState,
-  type StreamStateDetail,
-} from '../../src/api';
+import { DEVICE_PATHS, STREAM_PATHS } from '../../src/api';
 import { delay, until } from '../support/wait';
 import { useHarness } from './helpers';
 import { HostileDevice } from './hostile-device';
-
-const QUICK_RECONNECT = { reconnect: { initialMs: 20, maxMs: 200 } };
-
-interface Watched {
-  events: DeviceEvent[];
-  states: [StreamState, StreamStateDetail][];
-  failures(): string[];
-}
-
-function watch(stream: EventStream): Watched {
-  const events: DeviceEvent[] = [];
-  const states: [StreamState, StreamStateDetail][] = [];
-  stream.on('event', (event) => events.push(event));
-  stream.on('state', (state, detail) => states.push([state, detail]));
-  return {
-    events,
-    states,
-    failures: () => states.flatMap(([, detail]) => (detail.error === undefined ? [] : [detail.error.code])),
-  };
-}
+import { dropConnections, QUICK_RECONNECT, untilBudgetWait, watch } from './stream-watch';
 
 describe('api/streams: a hostile device cannot hang or fool a stream', () => {
   let device: HostileDevice | undefined;
@@ -155,18 +129,8 @@ describe('api/streams: size cap, backoff and connect budget', () => {
     const again = second.eventStream(STREAM_PATHS.changes, { reconnect: { initialMs: 1, maxMs: 2 } });
     const seen = watch(again);
     again.start();
-    for (let connection = 2; connection <= 3; connection += 1) {
-      await until(
-        () => harness.simulator.counters.streamConnections === connection,
-        `connection ${connection}`,
-      );
-      await until(() => harness.simulator.openStreams === 1, `connection ${connection} open`);
-      harness.simulator.dropStreams();
-    }
-    await until(
-      () => seen.states.some(([state, detail]) => state === 'reconnecting' && (detail.retryInMs ?? 0) > 1000),
-      'a wait for the budget',
-    );
+    await dropConnections(harness.simulator, 2, 3);
+    await untilBudgetWait(seen);
     should(harness.simulator.counters.streamConnections).equal(3);
   });
 

@@ -1,26 +1,11 @@
 import should from 'should';
-import type { DeviceEvent, EventStream, StreamState, StreamStateDetail } from '../../src/api';
+import type { DeviceEvent, StreamState, StreamStateDetail } from '../../src/api';
 import { until } from '../support/wait';
 import { assertNoSecret, PASSWORD, useHarness } from './helpers';
+import { dropConnections, QUICK_RECONNECT, untilBudgetWait, watch } from './stream-watch';
 
 const DATA_PATH = '/api/v1/data?events=soundLocation,deviceMetrics';
 const FAST = { soundLocationIntervalMs: 20, metricsIntervalMs: 100, heartbeatIntervalMs: 50 };
-/** Short reconnect delays keep the tests quick; the growth and the cap are what is checked. */
-const QUICK_RECONNECT = { reconnect: { initialMs: 20, maxMs: 200 } };
-
-interface Watched {
-  events: DeviceEvent[];
-  states: [StreamState, StreamStateDetail][];
-  named(name: string): DeviceEvent[];
-}
-
-function watch(stream: EventStream): Watched {
-  const events: DeviceEvent[] = [];
-  const states: [StreamState, StreamStateDetail][] = [];
-  stream.on('event', (event) => events.push(event));
-  stream.on('state', (state, detail) => states.push([state, detail]));
-  return { events, states, named: (name) => events.filter((event) => event.event === name) };
-}
 
 describe('api/streams: device event streams', () => {
   const harness = useHarness(FAST);
@@ -129,18 +114,8 @@ describe('api/streams: device event streams', () => {
     const stream = client.eventStream('/api/v1/events', { reconnect: { initialMs: 1, maxMs: 2 } });
     const seen = watch(stream);
     stream.start();
-    for (let connection = 1; connection <= 3; connection += 1) {
-      await until(
-        () => harness.simulator.counters.streamConnections === connection,
-        `connection ${connection}`,
-      );
-      await until(() => harness.simulator.openStreams === 1, `connection ${connection} open`);
-      harness.simulator.dropStreams();
-    }
-    await until(
-      () => seen.states.some(([state, detail]) => state === 'reconnecting' && (detail.retryInMs ?? 0) > 1000),
-      'a wait for the budget',
-    );
+    await dropConnections(harness.simulator, 1, 3);
+    await untilBudgetWait(seen);
     should(harness.simulator.counters.streamConnections).equal(3);
     should(harness.simulator.counters.rateLimited).equal(0);
   });
