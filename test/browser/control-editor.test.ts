@@ -14,11 +14,13 @@ import { type DeviceSimulator, startSimulator } from '../../src/simulator';
 import { catalogueFile } from '../support/node-types';
 import {
   type Browser,
-  cleanUpAll,
   describeProblem,
   launchBrowser,
   type NodeRed,
+  openNodeDialog,
+  pageOf,
   startNodeRed,
+  stopAll,
 } from './harness';
 
 const TYPE = 'conference-audio-control';
@@ -80,25 +82,14 @@ describe('the device control dialog (real Node-RED and Chromium)', function () {
     await nodeRed.adminJson('POST', '/flows', flows(simulator.port));
     const p = page();
     await p.goto(nodeRed.url);
-    const node = p.locator('#red-ui-workspace-chart g.red-ui-flow-node-group', {
-      hasText: texts().actions.microphoneMute,
-    });
-    await node.waitFor();
-    await node.dblclick();
+    await openNodeDialog(p, texts().actions.microphoneMute);
     await p.locator('#node-input-action').waitFor();
   });
 
-  after(async () => {
-    await cleanUpAll([
-      browser?.close,
-      nodeRed?.stop,
-      simulator === undefined ? undefined : () => simulator?.close() ?? Promise.resolve(),
-    ]);
-  });
+  after(() => stopAll({ browser, nodeRed, simulator }));
 
   function page(): Page {
-    if (browser === undefined) throw new Error('the browser did not start');
-    return browser.page;
+    return pageOf(browser);
   }
 
   function valueShown(): Promise<ValueShown> {

@@ -4,19 +4,17 @@
  */
 import should from 'should';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
-import { deployFlows } from '../e2e/node-red';
 import { probeUntil } from '../support/wait';
-import { type Browser, cleanUpAll, launchBrowser, type NodeRed, startNodeRed } from './harness';
-
-interface Example {
-  file: string;
-  title: string;
-  nodes: Array<Record<string, unknown>>;
-}
-const demo = require('../../scripts/start.js') as {
-  loadExamples(): Example[];
-  buildDemoFlows(examples: Example[], target: { devicePort: number; inlineCredentials: boolean }): unknown[];
-};
+import {
+  type Browser,
+  deployExample,
+  launchBrowser,
+  type NodeRed,
+  openWhenServed,
+  pageOf,
+  startNodeRed,
+  stopAll,
+} from './harness';
 
 const CALIBRATE_PATH = '/api/v1/audio/calibrate';
 
@@ -29,30 +27,15 @@ describe('the room control panel on Dashboard 2.0 (real Node-RED and Chromium)',
   before(async () => {
     simulator = await startSimulator({ port: 0, talker: 'off' });
     nodeRed = await startNodeRed({ waitForTypes: ['conference-audio-state', 'ui-template'] });
-    const example = demo.loadExamples().filter((candidate) => candidate.file.startsWith('10'));
-    should(example).have.length(1);
-    await deployFlows(
-      nodeRed,
-      demo.buildDemoFlows(example, { devicePort: simulator.port, inlineCredentials: true }),
-    );
+    await deployExample(nodeRed, '10', simulator.port);
     browser = await launchBrowser({ viewport: { width: 1000, height: 900 } });
-    const page = browser.page;
-    await probeUntil('the panel page', async () => {
-      const answer = await page.goto(`${nodeRed?.url}/dashboard/panel`);
-      return answer?.ok() ? true : undefined;
-    });
+    await openWhenServed(browser.page, `${nodeRed.url}/dashboard/panel`, 'the panel page');
   });
 
-  after(async () => {
-    await cleanUpAll([
-      browser && (() => (browser as Browser).close()),
-      nodeRed && (() => (nodeRed as NodeRed).stop()),
-      simulator && (() => simulator.close()),
-    ]);
-  });
+  after(() => stopAll({ browser, nodeRed, simulator }));
 
   function page() {
-    return (browser as Browser).page;
+    return pageOf(browser);
   }
 
   function shown(field: string): Promise<string> {

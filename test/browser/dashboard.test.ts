@@ -5,27 +5,18 @@
  */
 import should from 'should';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
-import { deployFlows } from '../e2e/node-red';
 import { probeUntil } from '../support/wait';
 import {
   type Browser,
-  cleanUpAll,
+  deployExample,
   describeProblem,
   launchBrowser,
   type NodeRed,
+  openWhenServed,
   startNodeRed,
+  stopAll,
 } from './harness';
 import { type RequestRecorder, recordRequests } from './network';
-
-interface Example {
-  file: string;
-  title: string;
-  nodes: Array<Record<string, unknown>>;
-}
-const demo = require('../../scripts/start.js') as {
-  loadExamples(): Example[];
-  buildDemoFlows(examples: Example[], target: { devicePort: number; inlineCredentials: boolean }): unknown[];
-};
 
 interface DrawnZone {
   id: string;
@@ -44,29 +35,13 @@ describe('the live room view on Dashboard 2.0 (real Node-RED and Chromium)', fun
     // A fast talker keeps the test short; the walk is the demo's own.
     simulator = await startSimulator({ port: 0, soundLocationIntervalMs: 100 });
     nodeRed = await startNodeRed({ waitForTypes: ['conference-audio-active-zone', 'ui-template'] });
-    const example = demo.loadExamples().filter((candidate) => candidate.file.startsWith('07'));
-    should(example).have.length(1);
-    await deployFlows(
-      nodeRed,
-      demo.buildDemoFlows(example, { devicePort: simulator.port, inlineCredentials: true }),
-    );
+    await deployExample(nodeRed, '07', simulator.port);
     browser = await launchBrowser({ viewport: { width: 1000, height: 760 } });
     recorder = await recordRequests(browser.context);
-    const page = browser.page;
-    await probeUntil('the dashboard page', async () => {
-      const answer = await page.goto(`${nodeRed?.url}/dashboard/room`);
-      return answer?.ok() ? true : undefined;
-    });
+    await openWhenServed(browser.page, `${nodeRed.url}/dashboard/room`, 'the dashboard page');
   });
 
-  after(async () => {
-    await cleanUpAll([
-      recorder && (() => (recorder as RequestRecorder).stop()),
-      browser && (() => (browser as Browser).close()),
-      nodeRed && (() => (nodeRed as NodeRed).stop()),
-      simulator && (() => simulator.close()),
-    ]);
-  });
+  after(() => stopAll({ recorder, browser, nodeRed, simulator }));
 
   function drawnZones(): Promise<DrawnZone[]> {
     return (browser as Browser).page.$$eval('g.ca-zone', (groups) =>

@@ -4,18 +4,20 @@
  * first use (the dialog shows it; when the device later shows another one, it offers to accept it).
  */
 
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import should from 'should';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
 import { createCertificate } from '../../src/simulator/certificate';
 import { probeUntil } from '../support/wait';
 import {
   type Browser,
-  cleanUpAll,
   describeProblem,
   launchBrowser,
   type NodeRed,
+  openNodeDialog,
+  pageOf,
   startNodeRed,
+  stopAll,
 } from './harness';
 
 const PASSWORD = 'dialog-test-password';
@@ -69,17 +71,10 @@ describe('the device dialog with a real device (real Node-RED and Chromium)', fu
     browser = await launchBrowser();
   });
 
-  after(async () => {
-    await cleanUpAll([
-      browser?.close,
-      nodeRed?.stop,
-      simulator === undefined ? undefined : () => simulator?.close() ?? Promise.resolve(),
-    ]);
-  });
+  after(() => stopAll({ browser, nodeRed, simulator }));
 
   function page(): Page {
-    if (browser === undefined) throw new Error('the browser did not start');
-    return browser.page;
+    return pageOf(browser);
   }
 
   /** Deploys the flow, waits until the device was read (or refused), and opens the device dialog. */
@@ -87,11 +82,7 @@ describe('the device dialog with a real device (real Node-RED and Chromium)', fu
     await nodeRed?.adminJson('POST', '/flows', flows(port));
     const p = page();
     await p.goto(nodeRed?.url ?? '');
-    const zones: Locator = p.locator('#red-ui-workspace-chart g.red-ui-flow-node-group', {
-      hasText: 'room zones',
-    });
-    await zones.waitFor();
-    await zones.dblclick();
+    await openNodeDialog(p, 'room zones');
     await p.locator('#node-input-btn-device-edit').click();
     await p.locator('#node-config-input-host').waitFor();
   }

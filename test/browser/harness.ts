@@ -6,8 +6,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { deployFlows } from '../e2e/node-red';
 import { launchNodeRed, type NodeRedProcess } from '../support/node-red-process';
+import { probeUntil } from '../support/wait';
 
 export const projectRoot = path.resolve(__dirname, '..', '..');
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -207,4 +209,70 @@ export async function cleanUpAll(steps: Array<(() => Promise<void>) | undefined>
     }
   }
   if (firstError !== undefined) throw firstError;
+}
+
+/** What a browser test may have started; each part is stopped if it is there. */
+export interface StartedParts {
+  recorder?: { stop(): Promise<void> } | undefined;
+  browser?: Browser | undefined;
+  nodeRed?: NodeRed | undefined;
+  simulator?: { close(): Promise<void> } | undefined;
+}
+
+/** Stops the parts a browser test started, the browser before Node-RED before the device. */
+export function stopAll({ recorder, browser, nodeRed, simulator }: StartedParts): Promise<void> {
+  return cleanUpAll([
+    recorder && (() => recorder.stop()),
+    browser && (() => browser.close()),
+    nodeRed && (() => nodeRed.stop()),
+    simulator && (() => simulator.close()),
+  ]);
+}
+
+/** The browser's page, once it has started. */
+export function pageOf(browser: Browser | undefined): Page {
+  if (browser === undefined) throw new Error('the browser did not start');
+  return browser.page;
+}
+
+/** The node on the editor's canvas whose label contains `label`. */
+export function canvasNode(page: Page, label: string): Locator {
+  return page.locator('#red-ui-workspace-chart g.red-ui-flow-node-group', { hasText: label });
+}
+
+/** Opens the edit dialog of the node labelled `label`, once the canvas shows it. */
+export async function openNodeDialog(page: Page, label: string): Promise<void> {
+  const node = canvasNode(page, label);
+  await node.waitFor();
+  await node.dblclick();
+}
+
+interface Example {
+  file: string;
+  title: string;
+  nodes: Array<Record<string, unknown>>;
+}
+const demo = require('../../scripts/start.js') as {
+  loadExamples(): Example[];
+  buildDemoFlows(examples: Example[], target: { devicePort: number; inlineCredentials: boolean }): unknown[];
+};
+
+/** The one example whose file name starts with `number` (e.g. '07'), as the demo would deploy it. */
+export function exampleFlows(number: string, devicePort: number): unknown[] {
+  const example = demo.loadExamples().filter((candidate) => candidate.file.startsWith(number));
+  if (example.length !== 1) throw new Error(`expected one example ${number}, found ${example.length}`);
+  return demo.buildDemoFlows(example, { devicePort, inlineCredentials: true });
+}
+
+/** Deploys example `number` pointed at the device on `devicePort`. */
+export function deployExample(nodeRed: NodeRed, number: string, devicePort: number): Promise<void> {
+  return deployFlows(nodeRed, exampleFlows(number, devicePort));
+}
+
+/** Opens `url` once Node-RED serves it (a dashboard page comes up after the flows started). */
+export async function openWhenServed(page: Page, url: string, what: string): Promise<void> {
+  await probeUntil(what, async () => {
+    const answer = await page.goto(url);
+    return answer?.ok() ? true : undefined;
+  });
 }
