@@ -2,18 +2,17 @@ import should from 'should';
 import { type DeviceSimulator, type SimulatorOptions, sampleZones } from '../../src/simulator';
 import { probeUntil } from '../support/wait';
 import {
-  activeZoneNodeDef,
+  activeZoneFlow,
   catchModule,
   completeModule,
   counter,
-  deviceConfig,
-  doneWatchers,
   eventsNodeDef,
+  FAST_READINGS,
   helper,
+  IN_PRESENTER,
   nodeModules,
   receiveUntilDone,
   requestNodeDef,
-  tab,
   until,
   useSimulator,
 } from './support';
@@ -22,7 +21,6 @@ interface SampleZone {
   id: string;
 }
 const [presenter] = sampleZones() as [SampleZone];
-const IN_PRESENTER = { x: 0, y: 1500, powerLevel: 40 };
 const LAYOUT = '/api/v1/room/layout';
 /** Longer than any test waits: a timing of this length never decides anything here. */
 const NEVER_MS = 600_000;
@@ -30,12 +28,10 @@ const NEVER_MS = 600_000;
 type Answer = { zone: { id: string } | null; previous: { id: string } | null };
 const answerOf = (msg: Record<string, unknown> | undefined) => (msg?.payload ?? {}) as Answer;
 
-const READINGS: SimulatorOptions = { talker: 'off', soundLocationIntervalMs: 20, metricsIntervalMs: 100 };
-
 function describeWith(options: SimulatorOptions, title: string, body: (sim: () => DeviceSimulator) => void) {
   describe(title, () => {
     let sim: DeviceSimulator;
-    useSimulator({ ...READINGS, ...options }, (started) => {
+    useSimulator({ ...FAST_READINGS, ...options }, (started) => {
       sim = started;
     });
     body(() => sim);
@@ -51,17 +47,15 @@ describe('active zone node: the device camera switching timing and msg.cameraInp
    * events node on the change stream: it joins after the active zone node, so it hears a change second.
    */
   async function load(sim: DeviceSimulator, extra: Record<string, unknown>) {
-    await helper.load(nodeModules(completeModule, catchModule), [
-      tab,
-      deviceConfig(sim),
-      activeZoneNodeDef('n-active', 'out', extra),
-      { id: 'out', type: 'helper', z: 'f1' },
-      ...doneWatchers('n-active'),
-      requestNodeDef('n-write', 'written'),
-      { id: 'written', type: 'helper', z: 'f1' },
-      eventsNodeDef('n-changes', 'changes', { events: ['changes'] }),
-      { id: 'changes', type: 'helper', z: 'f1' },
-    ]);
+    await helper.load(
+      nodeModules(completeModule, catchModule),
+      activeZoneFlow(sim, extra, [
+        requestNodeDef('n-write', 'written'),
+        { id: 'written', type: 'helper', z: 'f1' },
+        eventsNodeDef('n-changes', 'changes', { events: ['changes'] }),
+        { id: 'changes', type: 'helper', z: 'f1' },
+      ]),
+    );
     out = counter(helper.getNode('out'));
     changes = counter(helper.getNode('changes'));
     await until(() => sim.openStreams >= 2, 'the data and change streams');

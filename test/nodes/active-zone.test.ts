@@ -1,18 +1,18 @@
 import should from 'should';
 import { type DeviceSimulator, sampleZones } from '../../src/simulator';
 import {
+  activeZoneFlow,
   activeZoneNodeDef,
   catchModule,
   completeModule,
   counter,
-  deviceConfig,
-  doneWatchers,
   eventsNodeDef,
+  FAST_READINGS,
   helper,
+  IN_PRESENTER,
   nodeModules,
   receiveUntilDone,
   statusWhere,
-  tab,
   translate,
   until,
   useSimulator,
@@ -23,7 +23,6 @@ interface SampleZone {
   label: string;
 }
 const [presenter, audienceLeft] = sampleZones() as [SampleZone, SampleZone, SampleZone];
-const IN_PRESENTER = { x: 0, y: 1500, powerLevel: 40 };
 const IN_AUDIENCE_LEFT = { x: -4000, y: 6000, powerLevel: 40 };
 const OUTSIDE_EVERY_ZONE = { x: 0, y: 10400, powerLevel: 40 };
 
@@ -36,20 +35,16 @@ describe('active zone node (conference-audio-active-zone)', () => {
   let sim: DeviceSimulator;
   let out: ReturnType<typeof counter>;
 
-  useSimulator({ talker: 'off', soundLocationIntervalMs: 20, metricsIntervalMs: 100 }, (started) => {
+  useSimulator(FAST_READINGS, (started) => {
     sim = started;
   });
 
   /** Short hold and the shortest release (MIN_RELEASE_MS) so tests wait for events; the hold test sets its own. */
   async function load(extra: Record<string, unknown> = {}, more: Record<string, unknown>[] = []) {
-    await helper.load(nodeModules(completeModule, catchModule), [
-      tab,
-      deviceConfig(sim),
-      activeZoneNodeDef('n-active', 'out', { hold: 0, release: 500, ...extra }),
-      { id: 'out', type: 'helper', z: 'f1' },
-      ...doneWatchers('n-active'),
-      ...more,
-    ]);
+    await helper.load(
+      nodeModules(completeModule, catchModule),
+      activeZoneFlow(sim, { hold: 0, release: 500, ...extra }, more),
+    );
     out = counter(helper.getNode('out'));
     // The zones are read first; readings before that cannot be placed.
     await until(
@@ -189,13 +184,10 @@ describe('active zone node (conference-audio-active-zone)', () => {
 
   it('reports a device without zones to Catch once, with its code, and in the status', async () => {
     sim.setModel('310');
-    await helper.load(nodeModules(completeModule, catchModule), [
-      tab,
-      deviceConfig(sim),
-      activeZoneNodeDef('n-active', 'out', { hold: 0, release: 200 }),
-      { id: 'out', type: 'helper', z: 'f1' },
-      ...doneWatchers('n-active'),
-    ]);
+    await helper.load(
+      nodeModules(completeModule, catchModule),
+      activeZoneFlow(sim, { hold: 0, release: 200 }),
+    );
     const failed = counter(helper.getNode('failed'));
     const status = statusWhere(
       helper.getNode('n-active'),

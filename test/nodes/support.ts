@@ -304,6 +304,35 @@ export function allLogText(): string {
     .join('\n');
 }
 
+/** Readings quick enough for the active zone tests; the simulated talker stands still until placed. */
+export const FAST_READINGS: SimulatorOptions = {
+  talker: 'off',
+  soundLocationIntervalMs: 20,
+  metricsIntervalMs: 100,
+};
+
+/** A reading inside the sample presenter zone. */
+export const IN_PRESENTER = { x: 0, y: 1500, powerLevel: 40 };
+
+/**
+ * An active zone node `n-active` sending to the helper `out`, with its Complete and Catch watchers and any
+ * `more` nodes, in a tab beside the config node for `sim`. Load it with `completeModule` and `catchModule`.
+ */
+export function activeZoneFlow(
+  sim: DeviceSimulator,
+  extra: Record<string, unknown>,
+  more: Record<string, unknown>[] = [],
+): Record<string, unknown>[] {
+  return [
+    tab,
+    deviceConfig(sim),
+    activeZoneNodeDef('n-active', 'out', extra),
+    { id: 'out', type: 'helper', z: 'f1' },
+    ...doneWatchers('n-active'),
+    ...more,
+  ];
+}
+
 /**
  * All a node let out during the test, as one text to search for a secret: the given messages (as JSON and
  * as `inspect` prints them, which shows what JSON leaves out), every log line and the node's status calls.
