@@ -7,6 +7,7 @@ import {
   deviceConfig,
   eventsNodeDef,
   helper,
+  IN_PRESENTER,
   nodeModules,
   statusWhere,
   tab,
@@ -20,9 +21,6 @@ const MUTED = translate('conference-audio-device.stream.muted');
 const DATA_PATH = '/api/v1/data';
 
 const outNode = { id: 'out', type: 'helper', z: 'f1' };
-
-/** Where the simulator's sample zone "Presenter" is: the talker stands there and speaks. */
-const IN_PRESENTER = { x: 0, y: 1500, powerLevel: 40 };
 
 describe('device events node (conference-audio-events)', () => {
   let sim: DeviceSimulator;
