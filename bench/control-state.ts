@@ -22,6 +22,7 @@
  * Overridable: CONTROL_PROBES=120 CONTROL_PROBE_MS=600 CONTROL_USES=9 CONTROL_SIZES=200
  * CONTROL_SETTLE_SECONDS=15 CONTROL_WINDOW_SECONDS=30
  */
+import { DEVICE_PATHS } from '../src/api/protocol';
 import { type DeviceSimulator, startSimulator } from '../src/simulator';
 import { delay } from '../test/support/wait';
 import { closeCounterAgent, mapLimited, readRequests } from './lib/device-counters';
@@ -49,7 +50,6 @@ const SETTLE_SECONDS = envNumber('CONTROL_SETTLE_SECONDS', 15);
 const WINDOW_SECONDS = envNumber('CONTROL_WINDOW_SECONDS', 30);
 const PER_PROCESS = 50;
 const PASSWORD = 'bench-control-password';
-const AUDIO_PATH = '/api/v1/audio';
 const TAB = 'control-tab';
 const DEVICE = 'control-device';
 const GOAL_P99_MS = 20;
@@ -96,7 +96,7 @@ function handWrittenFlow(): FlowNode[] {
     z: TAB,
     device: DEVICE,
     method,
-    path: AUDIO_PATH,
+    path: DEVICE_PATHS.audio,
     wires: [[next]],
   });
   const fn = (id: string, func: string, next: string): FlowNode => ({
@@ -316,7 +316,7 @@ async function fleetSample(
     (requests) =>
       requests.filter(
         (recorded) =>
-          recorded.path === AUDIO_PATH &&
+          recorded.path === DEVICE_PATHS.audio &&
           recorded.status === 200 &&
           recorded.time >= startEpoch &&
           recorded.time < endEpoch,
