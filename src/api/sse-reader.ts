@@ -1,16 +1,19 @@
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 
 /** Events end at a blank line; a dropped oversized event is skipped up to it. */
-const EVENT_END = /\r\n\r\n|\n\n|\r\r/g;
-const FIRST_EVENT_END = new RegExp(EVENT_END.source);
+const FIRST_EVENT_END = /\r\n\r\n|\n\n|\r\r/;
 /** How much of an event's start is kept to name it when it turns out too large. */
 const HEAD_CHARS = 512;
 
-/** The index just past the last event end in `text`, or -1 when it holds none. */
+/**
+ * The index just past the last event end in `text`, or -1 when it holds none. Three searches from the
+ * end rather than a regular expression over the whole text: this runs for every chunk of every stream.
+ */
 function lastEventEnd(text: string): number {
-  let end = -1;
-  for (const match of text.matchAll(EVENT_END)) end = match.index + match[0].length;
-  return end;
+  const lf = text.lastIndexOf('\n\n');
+  const cr = text.lastIndexOf('\r\r');
+  const crlf = text.lastIndexOf('\r\n\r\n');
+  return Math.max(lf === -1 ? -1 : lf + 2, cr === -1 ? -1 : cr + 2, crlf === -1 ? -1 : crlf + 4);
 }
 
 export interface SseReaderOptions {
@@ -62,8 +65,9 @@ export class SseReader {
       text = combined.slice(end.index + end[0].length);
       this.#tail = '';
     }
-    const end = lastEventEnd(this.#tail + text) - this.#tail.length;
-    this.#tail = (this.#tail + text).slice(-3);
+    const seen = this.#tail === '' ? text : this.#tail + text;
+    const end = lastEventEnd(seen) - this.#tail.length;
+    this.#tail = seen.slice(-3);
     if (end > 0) {
       // Whole events up to here: the parser dispatches them, and counting starts afresh after them.
       this.#parser.feed(text.slice(0, end));

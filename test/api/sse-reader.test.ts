@@ -1,0 +1,57 @@
+import should from 'should';
+import { SseReader } from '../../src/api/sse-reader';
+
+/** Feeds `text` in pieces cut at `cuts` and returns what the reader passed on and dropped. */
+function read(text: string, cuts: readonly number[], maxEventBytes = 1024) {
+  const events: Array<[string, string]> = [];
+  const dropped: Array<string | undefined> = [];
+  const reader = new SseReader({
+    maxEventBytes,
+    onEvent: (name, data) => events.push([name, data]),
+    onOversized: (name) => dropped.push(name),
+  });
+  const bytes = Buffer.from(text, 'utf8');
+  let from = 0;
+  for (const cut of [...cuts, bytes.length]) {
+    reader.feed(bytes.subarray(from, cut));
+    from = cut;
+  }
+  return { events, dropped };
+}
+
+const LINE_ENDS = { LF: '\n', CRLF: '\r\n', CR: '\r' } as const;
+
+describe('api/sse-reader: events from the bytes of a stream', () => {
+  for (const [label, eol] of Object.entries(LINE_ENDS)) {
+    // The first line of a third event follows: with CR line ends the parser (eventsource-parser) passes an
+    // event on once it has seen the next whole line, as it does on a live stream.
+    const stream = `event: a${eol}data: {"n":1}${eol}${eol}event: b${eol}data: {"n":2}${eol}${eol}event: c${eol}`;
+
+    it(`reads the same events wherever the chunks are cut (${label} line ends)`, () => {
+      for (let cut = 0; cut <= stream.length; cut++) {
+        should(read(stream, [cut]).events).eql(
+          [
+            ['a', '{"n":1}'],
+            ['b', '{"n":2}'],
+          ],
+          `cut at ${cut}`,
+        );
+      }
+    });
+
+    it(`drops an event over the cap and reads the next one (${label} line ends)`, () => {
+      const large = `event: big${eol}data: ${'x'.repeat(200)}${eol}${eol}`;
+      for (const cut of [5, 50, large.length - 1, large.length + 3]) {
+        const { events, dropped } = read(large + stream, [cut], 100);
+        should(dropped).eql(['big'], `cut at ${cut}`);
+        should(events).eql(
+          [
+            ['a', '{"n":1}'],
+            ['b', '{"n":2}'],
+          ],
+          `cut at ${cut}`,
+        );
+      }
+    });
+  }
+});
