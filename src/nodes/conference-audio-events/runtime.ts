@@ -14,6 +14,7 @@ import { errorLocaliser, toNodeError } from '../glue/errors';
 import { CoalescedStatus } from '../lib/coalesced-status';
 import { RepeatGate } from '../lib/repeat-gate';
 import { joinTopic, nodeTopicNames } from '../lib/topic';
+import { copyJson } from '../plain/json-copy';
 import { settingValue } from '../plain/node-settings';
 import { RateWindow } from '../plain/rate-window';
 import { withNote } from '../plain/status';
@@ -101,7 +102,7 @@ export = (RED: NodeAPI) => {
       const msg: NodeMessage & { event: string } = {
         event: event.event,
         // Every node of the device gets the same event: a copy each, so one flow's edits stay its own.
-        payload: structuredClone(event.data),
+        payload: copyJson(event.data),
         // The name as the device sent it is msg.event; the topic takes only what a broker accepts.
         topic: joinTopic(topicBase, safeName(event.event)),
       };

@@ -5,6 +5,7 @@
  */
 import type { GroupState, StateGroupName, StateGroups } from '../../control/state-groups';
 import { joinTopic } from '../lib/topic';
+import { copyJson } from '../plain/json-copy';
 import { ALL_TOPIC_LEVEL, type OutputMode, STATE_GROUPS } from './definition';
 
 /**
@@ -113,8 +114,8 @@ export class StateOutput {
   ): StateMessage {
     return {
       topic: joinTopic(this.#topicBase, group),
-      payload: structuredClone(next),
-      previous: previous === null ? null : structuredClone(previous),
+      payload: copyJson(next),
+      previous: previous === null ? null : copyJson(previous),
       changed: [...changed],
     };
   }
@@ -122,8 +123,8 @@ export class StateOutput {
   #allMessage(next: StateGroups, previous: StateGroups | null, changed: string[]): StateMessage {
     return {
       topic: joinTopic(this.#topicBase, ALL_TOPIC_LEVEL),
-      payload: structuredClone(next),
-      previous: previous === null ? null : structuredClone(previous),
+      payload: copyJson(next),
+      previous: previous === null ? null : copyJson(previous),
       changed,
     };
   }

@@ -17,6 +17,8 @@ export const MAX_NAME_LENGTH = 200;
 const UNSAFE = /[\p{Cc}\p{Cs}]/gu;
 /** MQTT's wildcards, which a topic to publish must not contain. */
 const WILDCARDS = /[#+]/g;
+/** A non-empty name with none of the characters above and no `/`: it stands in a topic as it is. */
+const PLAIN_LEVEL = /^[^\p{Cc}\p{Cs}#+/]+$/u;
 
 export interface SafeName {
   /** The name as it may stand in a topic. */
@@ -32,6 +34,8 @@ export interface SafeName {
  * is one level: `base/+` must match every zone).
  */
 export function safeTopicName(name: string, options: { oneLevel?: boolean } = {}): SafeName {
+  // The usual case, asked for every event: one level, nothing to cut, remove or replace.
+  if (name.length <= MAX_NAME_LENGTH && PLAIN_LEVEL.test(name)) return { name, changed: false };
   let safe = name.slice(0, MAX_NAME_LENGTH).replace(UNSAFE, '').replace(WILDCARDS, '_');
   if (options.oneLevel === true) safe = safe.replaceAll('/', '_');
   const levels = safe.split('/').filter((level) => level !== '');
