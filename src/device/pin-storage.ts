@@ -55,7 +55,11 @@ export class FilePinStorage implements PinStorage {
 
   write(nodeId: string, pin: StoredPin): void {
     // An unreadable file throws here rather than being replaced: it may hold the pins of other devices.
-    const pins = { ...this.#pins(), [nodeId]: pin };
+    const stored = this.#pins();
+    // Every deploy and restart confirms each configured pin: 1,000 devices must not mean 1,000 file
+    // writes, each with its fsync, while the event loop waits.
+    if (samePin(stored[nodeId], pin)) return;
+    const pins = { ...stored, [nodeId]: pin };
     const temporary = `${this.#file}.${process.pid}.tmp`;
     rmSync(temporary, { force: true });
     const descriptor = openSync(temporary, 'wx', 0o600);
@@ -82,6 +86,12 @@ export class FilePinStorage implements PinStorage {
     }
     return parsed as Record<string, unknown>;
   }
+}
+
+function samePin(stored: unknown, pin: StoredPin): boolean {
+  if (typeof stored !== 'object' || stored === null) return false;
+  const { address, fingerprint } = stored as Partial<StoredPin>;
+  return address === pin.address && fingerprint === pin.fingerprint;
 }
 
 /**

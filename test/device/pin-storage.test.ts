@@ -55,6 +55,17 @@ describe('device/pin-storage', () => {
       should(statSync(file).mode & 0o777).equal(0o600);
     });
 
+    it('leaves the file alone when the pin it would write is already there', () => {
+      const file = path.join(dir, PIN_FILE_NAME);
+      const storage = new FilePinStorage(file);
+      storage.write('node1', { address: 'h:443', fingerprint: PRINT_A });
+      const written = statSync(file).ino;
+      storage.write('node1', { address: 'h:443', fingerprint: PRINT_A });
+      should(statSync(file).ino).equal(written);
+      storage.write('node1', { address: 'h:8443', fingerprint: PRINT_A });
+      should(statSync(file).ino).not.equal(written);
+    });
+
     it("keeps the other config nodes' pins when one changes", () => {
       const storage = new FilePinStorage(path.join(dir, PIN_FILE_NAME));
       storage.write('node1', { address: 'h:443', fingerprint: PRINT_A });
