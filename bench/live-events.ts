@@ -2,12 +2,13 @@
  * The live side: how long an event takes from the device to a message, and what holding many devices'
  * streams costs one Node-RED.
  *
- * 1. Latency. A simulator and Node-RED 4.1 in this process (one clock): the simulator writes a change
- *    event carrying `performance.now()`; a device events node (events: changes, every event) sends it on;
- *    the time until that message reaches the next node is one sample. Baseline in the same run: the same
+ * 1. Latency. Simulators and Node-RED 4.1 in this process (one clock): a simulator writes a change event
+ *    carrying `performance.now()`; a device events node (events: changes, every event) sends it on; the
+ *    time until that message reaches the next node is one sample. Baseline in the same run: the same
  *    events read by undici and eventsource-parser alone (what a hand-written client would do), on a
- *    stream of its own. Probes alternate between the two streams' events (each probe goes to both), 50 a
- *    second; p50 and p99 of each, and their ratio.
+ *    stream of its own. Two ways (see `LatencyMode`): in turn, each side with its own simulator and the
+ *    probes alternating between them, and on the same event, one simulator writing each probe to both
+ *    streams. 50 probes a second a side; p50 and p99 of each, and their ratio.
  * 2. Many devices. One Node-RED in a child process with N device config nodes, each with a device events
  *    node (soundLocation, rate 5, wired to nothing), against N simulators in child processes of their own
  *    (50 per process) whose talkers send a reading every 200 ms. After settling: the share of one core
@@ -87,8 +88,25 @@ async function rawStream(
   };
 }
 
-async function latency(): Promise<string[]> {
-  const simulator = await startSimulator({ port: 0, passwords: { general: PASSWORD }, talker: 'off' });
+/**
+ * How the two sides meet the probes. `in turn`: each side has a simulator of its own and the probes
+ * alternate between them, so each event is read while nothing else runs. `same event`: one simulator
+ * writes each probe to both streams at once; whichever side's socket is read second waits for the
+ * first, and the package's message, delivered by Node-RED in a later turn of the event loop, also waits
+ * for the raw side's reading.
+ */
+type LatencyMode = 'in turn' | 'same event';
+
+interface LatencyResult {
+  mode: LatencyMode;
+  packageMs: number[];
+  rawMs: number[];
+}
+
+async function latency(mode: LatencyMode): Promise<LatencyResult> {
+  const options = { port: 0, passwords: { general: PASSWORD }, talker: 'off' } as const;
+  const simulator = await startSimulator(options);
+  const rawSimulator = mode === 'in turn' ? await startSimulator(options) : simulator;
   const nodeRed = await startEmbeddedNodeRed();
   const packageLatencies: number[] = [];
   const rawLatencies: number[] = [];
@@ -118,41 +136,54 @@ async function latency(): Promise<string[]> {
       if (msg.event !== PROBE_EVENT) return;
       packageLatencies.push(performance.now() - (msg.payload as { sentAt: number }).sentAt);
     });
-    stopRaw = await rawStream(simulator, (sentAt) => rawLatencies.push(performance.now() - sentAt));
-    // Both streams open (two connections), then a warm-up the results leave out.
+    stopRaw = await rawStream(rawSimulator, (sentAt) => rawLatencies.push(performance.now() - sentAt));
     const deadline = Date.now() + 10_000;
-    while (simulator.openStreams < 2 && Date.now() < deadline) await delay(20);
-    for (let warm = 0; warm < 100; warm++) {
-      simulator.emitChange(PROBE_EVENT, { sentAt: performance.now() });
-      await delay(1000 / PROBES_PER_SECOND);
-    }
+    const streams = () =>
+      mode === 'in turn' ? simulator.openStreams + rawSimulator.openStreams : simulator.openStreams;
+    while (streams() < 2 && Date.now() < deadline) await delay(20);
+    const gapMs = 1000 / PROBES_PER_SECOND / (mode === 'in turn' ? 2 : 1);
+    const probe = async (index: number) => {
+      simulator.emitChange(PROBE_EVENT, { sentAt: performance.now(), probe: index });
+      await delay(gapMs);
+      if (mode !== 'in turn') return;
+      rawSimulator.emitChange(PROBE_EVENT, { sentAt: performance.now(), probe: index });
+      await delay(gapMs);
+    };
+    // A warm-up the results leave out.
+    for (let warm = 0; warm < 100; warm++) await probe(warm);
     await delay(200);
     packageLatencies.length = 0;
     rawLatencies.length = 0;
-    for (let probe = 0; probe < PROBES; probe++) {
-      simulator.emitChange(PROBE_EVENT, { sentAt: performance.now(), probe });
-      await delay(1000 / PROBES_PER_SECOND);
-    }
+    for (let index = 0; index < PROBES; index++) await probe(index);
     await delay(500);
   } finally {
     await stopRaw?.();
     await nodeRed.stop();
     await simulator.close();
+    if (rawSimulator !== simulator) await rawSimulator.close();
   }
-  const p50 = percentile(packageLatencies, 0.5);
-  const p99 = percentile(packageLatencies, 0.99);
-  const rawP50 = percentile(rawLatencies, 0.5);
-  const rawP99 = percentile(rawLatencies, 0.99);
+  return { mode, packageMs: packageLatencies, rawMs: rawLatencies };
+}
+
+function latencyLines(results: readonly LatencyResult[]): string[] {
+  const rows: string[][] = [];
+  const ratios: string[] = [];
+  for (const { mode, packageMs, rawMs } of results) {
+    const [p50, p99] = [percentile(packageMs, 0.5), percentile(packageMs, 0.99)];
+    const [rawP50, rawP99] = [percentile(rawMs, 0.5), percentile(rawMs, 0.99)];
+    rows.push(
+      [mode, 'package (device events node)', String(packageMs.length), ms(p50), ms(p99)],
+      [mode, 'raw (undici + eventsource-parser)', String(rawMs.length), ms(rawP50), ms(rawP99)],
+    );
+    const goal = mode === 'in turn' ? ` (goal p99 <= 1.3x: ${p99 / rawP99 <= 1.3 ? 'met' : 'missed'})` : '';
+    ratios.push(
+      `  package/raw, ${mode}: p50 ${(p50 / rawP50).toFixed(2)}x, p99 ${(p99 / rawP99).toFixed(2)}x${goal}`,
+    );
+  }
   return [
-    `latency: device writes an event -> the device events node's message reaches the next node (${PROBES} probes, ${PROBES_PER_SECOND}/s)`,
-    formatTable(
-      ['side', 'events', 'p50', 'p99'],
-      [
-        ['package (device events node)', String(packageLatencies.length), ms(p50), ms(p99)],
-        ['raw (undici + eventsource-parser)', String(rawLatencies.length), ms(rawP50), ms(rawP99)],
-      ],
-    ),
-    `  package/raw: p50 ${(p50 / rawP50).toFixed(2)}x, p99 ${(p99 / rawP99).toFixed(2)}x`,
+    `latency: device writes an event -> the device events node's message reaches the next node (${PROBES} probes a side, ${PROBES_PER_SECOND}/s a side)`,
+    formatTable(['probes', 'side', 'events', 'p50', 'p99'], rows),
+    ...ratios,
   ];
 }
 
@@ -221,7 +252,8 @@ async function fleet(): Promise<string[]> {
 }
 
 export async function run(): Promise<void> {
-  const lines = [...(await latency()), '', ...(await fleet())];
+  const latencies = [await latency('in turn'), await latency('same event')];
+  const lines = [...latencyLines(latencies), '', ...(await fleet())];
   lines.push(
     `  ${machineLine()}`,
     '  reproduce: npm run build && node --require tsx/cjs bench/run.ts live-events',
