@@ -40,6 +40,9 @@ export function isSuccess(statusCode: number): boolean {
 
 /** Whether the JSON text nests objects and arrays deeper than `limit`, strings skipped; one pass, no parse. */
 export function nestsDeeperThan(text: string, limit: number): boolean {
+  // Runs for every event of every stream. Nesting deeper than `limit` takes more than `limit` opening
+  // brackets, and counting them with indexOf is several times faster than the scan below.
+  if (!opensMoreThan(text, limit)) return false;
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index++) {
@@ -52,6 +55,18 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
       depth++;
       if (depth > limit) return true;
     } else if (code === 0x7d || code === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** Whether `text` holds more than `limit` of `{` and `[` together, in strings or not. */
+function opensMoreThan(text: string, limit: number): boolean {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      count++;
+      if (count > limit) return true;
+    }
   }
   return false;
 }

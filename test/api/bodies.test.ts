@@ -1,5 +1,5 @@
 import should from 'should';
-import { MAX_RESPONSE_BYTES } from '../../src/api/bodies';
+import { MAX_JSON_DEPTH, MAX_RESPONSE_BYTES, nestsDeeperThan } from '../../src/api/bodies';
 import { useHarness } from './helpers';
 
 const AUDIO = '/api/v1/audio';
@@ -68,5 +68,19 @@ describe('api/client: answers framed or compressed by the device', () => {
     harness.simulator.setZones([{ padding: 'x'.repeat(MAX_RESPONSE_BYTES + 1) }]);
     const error = await harness.failure(client.request('GET', '/api/v1/room/zones'), 'BAD_RESPONSE');
     should(error.message).match(/unpacks to more than 1 MiB/);
+  });
+});
+
+describe('api/bodies: nesting depth', () => {
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  it('takes 64 levels and refuses 65', () => {
+    should(nestsDeeperThan(nested(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).be.false();
+    should(nestsDeeperThan(nested(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).be.true();
+  });
+
+  it('counts depth, not brackets: many side by side or inside strings are shallow', () => {
+    should(nestsDeeperThan(`[${'{},'.repeat(500)}{}]`, MAX_JSON_DEPTH)).be.false();
+    should(nestsDeeperThan(`{"text":"${'{['.repeat(500)}"}`, MAX_JSON_DEPTH)).be.false();
   });
 });
