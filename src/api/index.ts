@@ -1,6 +1,7 @@
 export { DeviceError, type DeviceErrorCode, isDeviceError } from '../errors';
 export { DeviceClient } from './client';
 export { deviceMessageFrom } from './device-message';
+export { LOGIN_PACE_DEFAULTS, type LoginPace, setLoginPace } from './login-pacer';
 export {
   API_PREFIX,
   CHANGE_EVENTS,

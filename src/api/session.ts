@@ -3,6 +3,7 @@ import { type Backoff, backoffDelay } from './backoff';
 import { type Answer, isSuccess, readAuthParameters } from './bodies';
 import { deviceMessageFrom } from './device-message';
 import { errorFromStatus } from './errors';
+import { loginTurn } from './login-pacer';
 import { LOGIN_PATH } from './protocol';
 import { redact } from './redact';
 import { SlidingWindow } from './sliding-window';
@@ -31,9 +32,9 @@ export interface SessionOptions {
 
 /**
  * The login: one `authParameters` per device and account, held in memory only. Logins are single-flight
- * (concurrent callers share one), and they wait after a refused password (1 s, doubling up to the cap)
- * and after tokens the device refuses right after issuing them, so neither a wrong password nor a
- * confused device is flooded with logins. Re-login after a 401 is the caller's call: `forget` the token.
+ * (concurrent callers share one), take turns with every other client's in the process (./login-pacer),
+ * and wait after a refused password (1 s, doubling up to the cap) and after tokens the device refuses
+ * right after issuing them, so neither a wrong password nor a confused device is flooded with logins. Re-login after a 401 is the caller's call: `forget` the token.
  */
 export class Session {
   readonly account: Account;
@@ -52,6 +53,8 @@ export class Session {
   readonly #backoff: Backoff;
   readonly #postLogin: (body: string) => Promise<Answer>;
   readonly #onState: (state: ConnectionState, error?: DeviceError) => void;
+  /** Aborted on close: a login still waiting for its turn in the process's queue leaves it. */
+  readonly #closed = new AbortController();
 
   constructor(options: SessionOptions) {
     this.account = options.account;
@@ -122,10 +125,13 @@ export class Session {
   close(): void {
     this.#token = undefined;
     this.#password = '';
+    this.#closed.abort();
   }
 
   async #login(): Promise<string> {
     this.#onState('connecting');
+    // Before the exchange, whose timeout starts with it: a wait for the turn is not a slow device.
+    await loginTurn(this.#closed.signal);
     const answer = await this.#postLogin(JSON.stringify({ account: this.account, password: this.#password }));
     const said = deviceMessageFrom(answer.text, answer.contentType);
     const deviceMessage = said === undefined ? undefined : redact(said, this.secrets());

@@ -1,4 +1,5 @@
 import type { Node, NodeAPI, NodeDef, NodeSettings, NodeStatus } from 'node-red';
+import { LOGIN_PACE_DEFAULTS, setLoginPace } from '../../api/login-pacer';
 import { deviceSettingsFromProperties } from '../../api/settings';
 import { MAX_TIMER_MS } from '../../api/settings-rules';
 import type { ConnectionState } from '../../api/types';
@@ -24,6 +25,8 @@ import { readAudioInterval, TYPE } from './definition';
 interface DeviceSettings {
   /** Seconds without a byte after which a live stream counts as dead and is opened again. */
   conferenceAudioDeviceStreamIdleTimeout: number;
+  /** Logins that may start in any one second, across every device of this Node-RED. */
+  conferenceAudioDeviceLoginsPerSecond: number;
 }
 
 /** The device sends metrics every 5 s on the data stream; an independent driver waits 30 s as well. */
@@ -62,6 +65,15 @@ export = (RED: NodeAPI) => {
   // In the runtime's language: a Status node or a dashboard reads this text (src/nodes/plain/status.ts).
   const statusOf = (view: StatusView): NodeStatus => statusMessage(t, view);
   const settingsOf = () => RED.settings as unknown as Record<string, unknown>;
+
+  // Once per start of Node-RED: the logins of all its devices take turns at this pace (judged there).
+  try {
+    setLoginPace({ perSecond: settingsOf().conferenceAudioDeviceLoginsPerSecond as number | undefined });
+  } catch (error) {
+    const message = isDeviceError(error) ? error.message : String(error);
+    RED.log.warn(t('errors.loginPace', { message, pace: LOGIN_PACE_DEFAULTS.perSecond }));
+    setLoginPace();
+  }
 
   function streamIdleTimeoutMs(): number {
     const configured = settingsOf().conferenceAudioDeviceStreamIdleTimeout;
@@ -188,6 +200,7 @@ export = (RED: NodeAPI) => {
 
   const deviceSettings: NodeSettings<DeviceSettings> = {
     conferenceAudioDeviceStreamIdleTimeout: { value: STREAM_IDLE_TIMEOUT_SECONDS, exportable: false },
+    conferenceAudioDeviceLoginsPerSecond: { value: LOGIN_PACE_DEFAULTS.perSecond, exportable: false },
   };
   RED.nodes.registerType<ConfigNode, DeviceConfigDef, DeviceSettings, DeviceCredentials>(
     'conference-audio-device',
