@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { type buildConnector, type Dispatcher, Pool } from 'undici';
+import type { buildConnector, Dispatcher } from 'undici';
 import { DeviceError } from '../errors';
 import { type Answer, decodeBody, discard, flattenHeaders, MAX_RESPONSE_BYTES } from './bodies';
+import { DeviceConnections } from './connections';
 import { clientClosedError, errorFromTransport, safeCause } from './errors';
 import { redact } from './redact';
 import { timeoutText } from './settings-rules';
@@ -51,15 +52,15 @@ export interface ExchangeRequest {
 }
 
 /**
- * Moves bytes to and from one device: a keep-alive pool per device with the TLS check the settings ask
- * for (a pinned fingerprint, a CA, or none), a timeout on every exchange, a size cap on every answer,
- * and long-lived event streams through the same pool. It knows nothing of logins or of what a status
+ * Moves bytes to and from one device: keep-alive connections (./connections.ts) with the TLS check the
+ * settings ask for (a pinned fingerprint, a CA, or none), a timeout on every exchange, a size cap on every
+ * answer, and long-lived event streams, each on a connection of its own. It knows nothing of logins or of what a status
  * means; every failure comes back as a DeviceError with a stable code.
  */
 export class DeviceTransport {
   readonly baseUrl: string;
   readonly #timeoutMs: number;
-  readonly #pool: Pool;
+  readonly #connections: DeviceConnections;
   readonly #pinned: () => string | undefined;
   readonly #secrets: () => readonly (string | undefined)[];
   readonly #active = new Set<RequestAbort>();
@@ -89,10 +90,8 @@ export class DeviceTransport {
           : { rejectUnauthorized: false, timeout: this.#timeoutMs };
       this.#pinned = () => undefined;
     }
-    this.#pool = new Pool(this.baseUrl, {
+    this.#connections = new DeviceConnections(this.baseUrl, {
       connect,
-      // Two of them may be held by the data and change streams; four stay for requests.
-      connections: 6,
       headersTimeout: this.#timeoutMs,
       bodyTimeout: this.#timeoutMs,
     });
@@ -122,7 +121,7 @@ export class DeviceTransport {
     signal?.addEventListener('abort', abortFromCaller, { once: true });
     if (signal?.aborted) controller.abort();
     try {
-      const response = await this.#pool.request({
+      const response = await this.#connections.request({
         method,
         path,
         headers: request.headers,
@@ -149,7 +148,7 @@ export class DeviceTransport {
   ): Promise<Dispatcher.ResponseData> {
     this.#assertOpen();
     try {
-      return await this.#pool.request({
+      return await this.#connections.stream({
         method: 'GET',
         path,
         headers,
@@ -191,7 +190,7 @@ export class DeviceTransport {
   close(): Promise<void> {
     this.#closed = true;
     for (const controller of this.#active) controller.abort();
-    return this.#pool.destroy().catch(() => undefined);
+    return this.#connections.destroy();
   }
 
   /**
