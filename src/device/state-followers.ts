@@ -20,7 +20,7 @@ export interface StateSubscriber {
   onChange?: StateListener;
   /**
    * Every group this subscriber needs was read (or refused by the device) once: called once per
-   * subscription, at once (in a microtask) when those groups were read already.
+   * subscription with those groups, at once (in a microtask) when they were read already.
    */
   onComplete?(state: StateGroups): void;
   /** A read of a group it needs failed for another reason than the device refusing the resource. */

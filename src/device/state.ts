@@ -84,11 +84,11 @@ export class DeviceState implements ControlStateCache {
     );
   }
 
-  /** The followed groups as they stand, in the order of STATE_GROUPS; refused ones are absent. */
-  current(): StateGroups {
+  /** The followed groups (or those of `groups`) as they stand, in STATE_GROUPS order; refused ones absent. */
+  current(groups?: ReadonlySet<StateGroupName>): StateGroups {
     const state: StateGroups = {};
     for (const group of STATE_GROUPS) {
-      const cached = this.#groups.get(group);
+      const cached = groups === undefined || groups.has(group) ? this.#groups.get(group) : undefined;
       if (cached !== undefined) state[group] = cached.value;
     }
     return state;
@@ -126,7 +126,7 @@ export class DeviceState implements ControlStateCache {
     // Its groups may all be read already (for other followers): nothing more will come, so it is told now.
     for (const done of this.#followers.completed((group) => !this.#unread.has(group))) {
       queueMicrotask(() => {
-        if (this.#followers.has(done)) done.subscriber.onComplete?.(this.current());
+        if (this.#followers.has(done)) done.subscriber.onComplete?.(this.current(done.groups));
       });
     }
     return () => {
@@ -258,9 +258,7 @@ export class DeviceState implements ControlStateCache {
   #settle(group: StateGroupName): void {
     if (!this.#unread.delete(group) || !this.#running) return;
     const done = this.#followers.completed((needed) => !this.#unread.has(needed));
-    if (done.length === 0) return;
-    const state = this.current();
-    for (const { subscriber } of done) subscriber.onComplete?.(state);
+    for (const { subscriber, groups } of done) subscriber.onComplete?.(this.current(groups));
   }
 
   /** Applies a change event: the followed groups it carries are stored, the resources it names are read. */
