@@ -57,6 +57,17 @@ describe('device/state: only the groups its followers need', () => {
     should(connection.state.complete).be.false();
   });
 
+  it("counts a follower's groups as read while the groups of a later follower are still unread", async () => {
+    harness.sim.setFault({ kind: 'status', status: 500, path: DEVICE_PATHS.hardware, times: 1 });
+    const connection = harness.connect();
+    await harness.followed(connection.state, ['switching']);
+    const hardware = follow(connection.state, ['hardware']);
+    await until(() => hardware.readErrors.length === 1, 'the failed hardware read');
+    should(connection.state.hasRead(['switching'])).be.true();
+    should(connection.state.hasRead(['switching', 'hardware'])).be.false();
+    should(connection.state.complete).be.false();
+  });
+
   it('tells only the followers of a group that its read failed', async () => {
     harness.sim.setFault({ kind: 'status', status: 500, path: DEVICE_PATHS.hardware, times: 1 });
     const connection = harness.connect();
