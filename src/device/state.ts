@@ -254,7 +254,7 @@ export class DeviceState implements ControlStateCache {
     if (read) this.#settle(group);
   }
 
-  /** A group was read or refused: the followers waiting for it alone hear their first complete reading. */
+  /** A group was read or refused: the followers it was the last unread group of hear their first reading. */
   #settle(group: StateGroupName): void {
     if (!this.#unread.delete(group) || !this.#running) return;
     const done = this.#followers.completed((needed) => !this.#unread.has(needed));
