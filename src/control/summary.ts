@@ -3,7 +3,7 @@
  * volume and the active profile, then anything that needs attention.
  */
 import { activeProfile } from './profiles';
-import type { StateGroups } from './state-groups';
+import type { StateGroupName, StateGroups } from './state-groups';
 
 const SEPARATOR = ' · ';
 
@@ -24,6 +24,9 @@ export const ENGLISH_SUMMARY_WORDS: SummaryWords = {
   calibrating: 'calibrating',
   barUnplugged: 'bar unplugged',
 };
+
+/** The groups the summary is made of: a state node follows them whichever groups it sends. */
+export const SUMMARY_GROUPS: readonly StateGroupName[] = ['audio', 'hardware', 'status', 'profiles'];
 
 export function stateSummary(groups: StateGroups, words: SummaryWords = ENGLISH_SUMMARY_WORDS): string {
   const parts: string[] = [];

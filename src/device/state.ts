@@ -15,51 +15,20 @@ import {
   type StateGroups,
 } from '../control';
 import { CoalescedTask } from './coalesced-task';
+import { StateFollowers, type StateSubscriber } from './state-followers';
 import { audioIntervalMs, type DeviceStateOptions, READ_GAP_MS, RESYNC_INTERVAL_MS } from './state-settings';
 import type { StreamSubscriber } from './stream-hub';
 
-/**
- * A group changed: its new value, the one before (null when it had none) and the names of the top-level
- * fields that differ. The values are shared by every subscriber: copy before changing them.
- */
-export type StateListener = (
-  group: StateGroupName,
-  next: GroupState,
-  previous: GroupState | null,
-  changed: string[],
-) => void;
-
-export interface StateSubscriber {
-  onChange?: StateListener;
-  /**
-   * Every group was read (or refused by the device) once: called once per subscription, at once (in a
-   * microtask) when the state is complete already.
-   */
-  onComplete?(state: StateGroups): void;
-  /** A read failed for another reason than the device refusing the resource; the group keeps its value. */
-  onReadError?(group: StateGroupName, error: unknown): void;
-  /**
-   * Whether this follower needs the audio group kept current (default true). Audio is not announced by the
-   * device, so it costs a read every audio interval: a follower of other groups (the active zone follows the
-   * switching defaults) says false, and audio is polled only while someone needs it.
-   */
-  audio?: boolean;
-}
-
-interface Subscription {
-  readonly subscriber: StateSubscriber;
-}
-
-function needsAudio(subscription: Subscription): boolean {
-  return subscription.subscriber.audio !== false;
-}
+export type { StateListener, StateSubscriber } from './state-followers';
 
 /**
- * The state of one device, however many nodes follow it (issue 19 item 4): the seven groups, read when the
- * first follower comes, kept current from the shared change stream, audio polled, everything read again
- * after a reconnect of that stream and once a minute. It runs only while someone follows it; stopped, it
- * offers nothing cached, so the control runner reads what it needs. A resource the device refuses (404,
- * 409) is not asked for again by this connection.
+ * The state of one device, however many nodes follow it (issue 19 item 4): the groups its followers need,
+ * read when they come, kept current from the shared change stream, audio polled, read again after a
+ * reconnect of that stream and once a minute. Only the union of what the followers need is read and kept
+ * (issue 20 item 2: a thousand active zones need the switching group alone); a group nobody needs any more
+ * is dropped. It runs only while someone follows it; stopped, it offers nothing cached, so the control
+ * runner reads what it needs. A resource the device refuses (404, 409) is not asked for again by this
+ * connection.
  */
 export class DeviceState implements ControlStateCache {
   /** How long a polled audio reading counts as current: the control runner's `toggleFreshMs`. */
@@ -67,11 +36,14 @@ export class DeviceState implements ControlStateCache {
   readonly #requester: DeviceRequester;
   readonly #followChanges: (subscriber: StreamSubscriber) => () => void;
   readonly #resyncIntervalMs: number;
-  readonly #subscriptions = new Set<Subscription>();
+  readonly #followers = new StateFollowers();
   readonly #groups = new Map<StateGroupName, CachedGroup>();
-  /** How often each group was stored: a read that saw another store while on its way may be older. */
-  readonly #stores = new Map<StateGroupName, number>();
-  /** Groups not read since the start; the state is complete when none is left. */
+  /**
+   * Counts each group's stores and drops: a read that saw it move while on its way may be older than what
+   * was stored meanwhile, or be of a group dropped (and perhaps followed again) since.
+   */
+  readonly #versions = new Map<StateGroupName, number>();
+  /** Followed groups not read since they were followed; the state is complete when none is left. */
   readonly #unread = new Set<StateGroupName>();
   readonly #refused = new Set<StateGroupName>();
   readonly #reads: Readonly<Record<StateGroupName, CoalescedTask>>;
@@ -81,7 +53,8 @@ export class DeviceState implements ControlStateCache {
   /** Counts starts and stops: a read begun in an earlier run lands nowhere. */
   #run = 0;
   #running = false;
-  #complete = false;
+  /** Until the change stream first opens (or fails to), reads wait for it, so no change falls between. */
+  #readsHeld = true;
   #closed = false;
 
   /** `followChanges` joins the device's change stream and returns the function that leaves it. */
@@ -99,16 +72,23 @@ export class DeviceState implements ControlStateCache {
     this.#reads = reads as Record<StateGroupName, CoalescedTask>;
   }
 
-  /** Whether every group has been read (or refused) since the state started. */
+  /** Whether every followed group has been read (or refused) since it was followed. */
   get complete(): boolean {
-    return this.#complete;
+    return this.#running && this.#unread.size === 0;
   }
 
-  /** The groups as they stand, in the order of STATE_GROUPS; refused ones are absent. */
-  current(): StateGroups {
+  /** Whether each of `groups` is followed and has been read (or refused) since: a follower's own "complete". */
+  hasRead(groups: readonly StateGroupName[]): boolean {
+    return (
+      this.#running && groups.every((group) => this.#followers.follows(group) && !this.#unread.has(group))
+    );
+  }
+
+  /** The followed groups (or those of `groups`) as they stand, in STATE_GROUPS order; refused ones absent. */
+  current(groups?: ReadonlySet<StateGroupName>): StateGroups {
     const state: StateGroups = {};
     for (const group of STATE_GROUPS) {
-      const cached = this.#groups.get(group);
+      const cached = groups === undefined || groups.has(group) ? this.#groups.get(group) : undefined;
       if (cached !== undefined) state[group] = cached.value;
     }
     return state;
@@ -118,9 +98,9 @@ export class DeviceState implements ControlStateCache {
     return this.#running ? this.#groups.get(group) : undefined;
   }
 
-  /** A group the control runner read: stored and told to the subscribers when it changed. */
+  /** A group the control runner read: stored, if followed, and told to its followers when it changed. */
   set(group: StateGroupName, value: GroupState): void {
-    if (this.#running && !this.#refused.has(group)) this.#store(group, value, true);
+    if (this.#keeps(group)) this.#store(group, value, true);
   }
 
   /**
@@ -129,23 +109,36 @@ export class DeviceState implements ControlStateCache {
    */
   subscribe(subscriber: StateSubscriber): () => void {
     if (this.#closed) return () => {};
-    const subscription: Subscription = { subscriber };
-    if (this.#subscriptions.size === 0) this.#start();
-    this.#subscriptions.add(subscription);
+    const { subscription, added } = this.#followers.add(subscriber);
+    for (const group of added) if (!this.#refused.has(group)) this.#unread.add(group);
+    if (!this.#running) {
+      try {
+        this.#start();
+      } catch (error) {
+        this.#followers.remove(subscription);
+        this.#stop();
+        throw error;
+      }
+    } else if (!this.#readsHeld) {
+      for (const group of added) this.#request(group);
+    }
     this.#pollAudioWhileNeeded();
-    if (this.#complete) {
+    // Its groups may all be read already (for other followers): nothing more will come, so it is told now.
+    for (const done of this.#followers.completed((group) => !this.#unread.has(group))) {
       queueMicrotask(() => {
-        if (this.#subscriptions.has(subscription)) subscriber.onComplete?.(this.current());
+        if (this.#followers.has(done)) done.subscriber.onComplete?.(this.current(done.groups));
       });
     }
     return () => {
-      if (!this.#subscriptions.delete(subscription)) return;
-      if (this.#subscriptions.size === 0) this.#stop();
-      else this.#pollAudioWhileNeeded();
+      const dropped = this.#followers.remove(subscription);
+      if (dropped === undefined) return;
+      if (this.#followers.size === 0) this.#stop();
+      else for (const group of dropped) this.#drop(group);
+      this.#pollAudioWhileNeeded();
     };
   }
 
-  /** Keeps the state running without following it, as a control node does so that its cache stays current. */
+  /** Keeps every group current without following it, as a control node does for the runner's cache. */
   retain(): () => void {
     return this.subscribe({});
   }
@@ -153,34 +146,24 @@ export class DeviceState implements ControlStateCache {
   /** Stops for good: no timer, read or stream is left, and later subscriptions are ignored. */
   close(): void {
     this.#closed = true;
-    this.#subscriptions.clear();
+    this.#followers.clear();
     this.#stop();
     for (const read of Object.values(this.#reads)) read.close();
   }
 
-  /**
-   * The first reading waits for the change stream (the hub tells at once when it is open already), so
-   * that no change falls between reading and following.
-   */
   #start(): void {
     this.#run++;
     this.#running = true;
-    for (const group of STATE_GROUPS) if (!this.#refused.has(group)) this.#unread.add(group);
-    try {
-      this.#stopFollowing = this.#followChanges(this.#changeSubscriber());
-    } catch (error) {
-      this.#stop();
-      throw error;
-    }
+    this.#readsHeld = true;
+    this.#stopFollowing = this.#followChanges(this.#changeSubscriber());
     this.#timers.push(setInterval(() => this.#resync(), this.#resyncIntervalMs));
   }
 
-  /** What was cached is no longer followed, so it is dropped: the next start reads everything again. */
+  /** What was cached is no longer followed, so it is dropped: the next start reads again. */
   #stop(): void {
     if (!this.#running) return;
     this.#run++;
     this.#running = false;
-    this.#complete = false;
     this.#stopFollowing?.();
     this.#stopFollowing = undefined;
     for (const timer of this.#timers.splice(0)) clearInterval(timer);
@@ -191,45 +174,61 @@ export class DeviceState implements ControlStateCache {
     this.#unread.clear();
   }
 
+  /** Nobody needs the group any more: nothing keeps it current, so nobody gets it. */
+  #drop(group: StateGroupName): void {
+    this.#reads[group].cancel();
+    this.#groups.delete(group);
+    this.#unread.delete(group);
+    this.#bump(group);
+  }
+
+  #keeps(group: StateGroupName): boolean {
+    return this.#running && this.#followers.follows(group) && !this.#refused.has(group);
+  }
+
+  #bump(group: StateGroupName): void {
+    this.#versions.set(group, (this.#versions.get(group) ?? 0) + 1);
+  }
+
   /** Polls the audio while a follower needs it and the interval is not 0 (0: read once, and after writes). */
   #pollAudioWhileNeeded(): void {
-    const needed = this.#running && this.audioIntervalMs > 0 && [...this.#subscriptions].some(needsAudio);
+    const needed = this.#running && this.audioIntervalMs > 0 && this.#followers.follows('audio');
     if (needed && this.#audioTimer === undefined) {
-      this.#audioTimer = setInterval(() => this.#reads.audio.request(), this.audioIntervalMs);
+      this.#audioTimer = setInterval(() => this.#request('audio'), this.audioIntervalMs);
     } else if (!needed && this.#audioTimer !== undefined) {
       clearInterval(this.#audioTimer);
       this.#audioTimer = undefined;
     }
   }
 
-  /** Reads every announced group again, and the audio while it was never read (after that it is polled). */
+  /** Reads every followed announced group again, and the audio while it was never read (then it is polled). */
   #resync(): void {
     for (const group of RESYNC_GROUPS) this.#request(group);
     if (this.#unread.has('audio')) this.#request('audio');
   }
 
   #request(group: StateGroupName): void {
-    if (this.#running && !this.#refused.has(group)) this.#reads[group].request();
+    if (this.#keeps(group)) this.#reads[group].request();
   }
 
   async #read(group: StateGroupName): Promise<void> {
-    if (this.#refused.has(group)) return;
+    if (!this.#keeps(group)) return;
     const run = this.#run;
-    const stores = this.#stores.get(group) ?? 0;
+    const version = this.#versions.get(group) ?? 0;
     let body: unknown;
     try {
       body = (await this.#requester.request('GET', GROUP_RESOURCES[group])).body;
     } catch (error) {
       // The device's answer holds for the whole connection, whichever run asked.
       if (refusesResource(error)) this.#refuse(group);
-      else if (run === this.#run)
-        for (const { subscriber } of this.#subscriptions) subscriber.onReadError?.(group, error);
+      else if (run === this.#run && this.#followers.follows(group))
+        for (const subscriber of this.#followers.needing(group)) subscriber.onReadError?.(group, error);
       return;
     }
     if (run !== this.#run) return;
-    if ((this.#stores.get(group) ?? 0) !== stores) {
-      // Stored while this read was on its way (an event, the runner): that value may be newer than this one.
-      // A group never read yet is read again, so that the start ends on a read.
+    if ((this.#versions.get(group) ?? 0) !== version) {
+      // Stored while this read was on its way (an event, the runner), or dropped: this value may be older
+      // than what the state holds. A group never read yet is read again, so that its start ends on a read.
       if (this.#unread.has(group)) this.#reads[group].request();
       return;
     }
@@ -246,29 +245,29 @@ export class DeviceState implements ControlStateCache {
   #store(group: StateGroupName, value: GroupState, read: boolean): void {
     const previous = this.#groups.get(group)?.value ?? null;
     this.#groups.set(group, { value, readAt: Date.now() });
-    this.#stores.set(group, (this.#stores.get(group) ?? 0) + 1);
+    this.#bump(group);
     const changed = changedFields(previous, value);
     if (changed.length > 0) {
-      for (const { subscriber } of this.#subscriptions)
+      for (const subscriber of this.#followers.needing(group))
         subscriber.onChange?.(group, value, previous, changed);
     }
     if (read) this.#settle(group);
   }
 
+  /** A group was read or refused: the followers it was the last unread group of hear their first reading. */
   #settle(group: StateGroupName): void {
-    if (!this.#unread.delete(group) || this.#unread.size > 0 || this.#complete || !this.#running) return;
-    this.#complete = true;
-    const state = this.current();
-    for (const { subscriber } of this.#subscriptions) subscriber.onComplete?.(state);
+    if (!this.#unread.delete(group) || !this.#running) return;
+    const done = this.#followers.completed((needed) => !this.#unread.has(needed));
+    for (const { subscriber, groups } of done) subscriber.onComplete?.(this.current(groups));
   }
 
-  /** Applies a change event: the groups it carries are stored, the resources it names are read. */
+  /** Applies a change event: the followed groups it carries are stored, the resources it names are read. */
   #apply(name: string, data: unknown): void {
     if (!this.#running) return;
     const outcome = applyChangeEvent(name, data, this.current());
     for (const group of STATE_GROUPS) {
       const value = outcome.groups[group];
-      if (value !== undefined && !this.#refused.has(group)) this.#store(group, value, false);
+      if (value !== undefined && this.#keeps(group)) this.#store(group, value, false);
     }
     for (const path of outcome.reads) {
       const group = groupOfResource(path);
@@ -286,6 +285,8 @@ export class DeviceState implements ControlStateCache {
         else this.#apply(droppedEvent, undefined);
       },
       onCondition: (condition) => {
+        // A stream that fails to open does not hold the reads back; the resyncs go on without it.
+        this.#readsHeld = condition.state === 'connecting';
         // Changes made while the stream was down were never announced: read everything each time it opens.
         if (condition.state === 'streaming') {
           if (!streaming) this.#resync();
@@ -293,8 +294,7 @@ export class DeviceState implements ControlStateCache {
           return;
         }
         streaming = false;
-        // A stream that fails to open does not hold the first reading back; the resyncs go on without it.
-        if (condition.state !== 'connecting' && !this.#complete) this.#resync();
+        if (condition.state !== 'connecting' && !this.complete) this.#resync();
       },
     };
   }

@@ -27,11 +27,13 @@ export interface Follower {
   of(group: StateGroupName): HeardChange[];
 }
 
-export function follow(state: DeviceState): Follower {
+/** Follows `groups` of the state (every group when not given). */
+export function follow(state: DeviceState, groups?: readonly StateGroupName[]): Follower {
   const changes: HeardChange[] = [];
   const completions: StateGroups[] = [];
   const readErrors: Follower['readErrors'] = [];
   const unsubscribe = state.subscribe({
+    ...(groups === undefined ? {} : { groups }),
     onChange: (group, next, previous, changed) => changes.push({ group, next, previous, changed }),
     onComplete: (groups) => completions.push(groups),
     onReadError: (group, error) => readErrors.push({ group, error }),
@@ -83,8 +85,8 @@ export function useStateHarness(simulatorOptions: SimulatorOptions = {}) {
         .length;
     },
     /** Follows the state and waits for the first complete reading. */
-    async followed(state: DeviceState): Promise<Follower> {
-      const follower = follow(state);
+    async followed(state: DeviceState, groups?: readonly StateGroupName[]): Promise<Follower> {
+      const follower = follow(state, groups);
       await until(() => follower.completions.length > 0, 'the first complete reading');
       return follower;
     },

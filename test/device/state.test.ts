@@ -49,10 +49,13 @@ describe('device/state: the state of one device, read and followed', () => {
   it('polls the audio only while a follower needs it: followers of other groups cost no audio reads', async () => {
     const connection = harness.connect({ audioIntervalSeconds: 0.05 });
     let completions = 0;
-    const leave = connection.state.subscribe({ audio: false, onComplete: () => completions++ });
+    const leave = connection.state.subscribe({
+      groups: RESYNC_GROUPS,
+      onComplete: () => completions++,
+    });
     await until(() => completions === 1, 'the first complete reading');
     await delay(300);
-    should(harness.reads(DEVICE_PATHS.audio)).equal(1);
+    should(harness.reads(DEVICE_PATHS.audio)).equal(0);
     const audioFollower = await harness.followed(connection.state);
     harness.sim.setAudio({ speakerTrebleLevel: 61 });
     await until(

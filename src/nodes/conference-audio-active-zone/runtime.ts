@@ -250,7 +250,7 @@ export = (RED: NodeAPI) => {
         const state = device.connection().state;
         keep(
           state.subscribe({
-            audio: false,
+            groups: ['switching'],
             onChange: (group, next) => {
               if (group === 'switching') applySwitching(next);
             },

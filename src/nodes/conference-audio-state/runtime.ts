@@ -1,6 +1,6 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
 import type { StateGroupName } from '../../control/state-groups';
-import { type SummaryWords, stateSummary } from '../../control/summary';
+import { SUMMARY_GROUPS, type SummaryWords, stateSummary } from '../../control/summary';
 import type { DeviceState } from '../../device/state';
 import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
@@ -48,6 +48,8 @@ export = (RED: NodeAPI) => {
     const chosenGroups = settingValue(readStateGroups(def.groups), (reason) =>
       this.warn(t('errors.groups', { reason })),
     );
+    /** What it sends and what its status summarises: the state reads nothing else for it. */
+    const neededGroups = [...new Set([...chosenGroups, ...SUMMARY_GROUPS])];
     const mode = readOutputMode(def.output);
     const configuredTopic = typeof def.topic === 'string' ? def.topic.trim() : '';
 
@@ -83,7 +85,8 @@ export = (RED: NodeAPI) => {
         .filter(([group, before]) => (followed?.get(group)?.readAt ?? before) > before)
         .map(([group]) => group);
     this.onDeviceStatus = (shown, connection) => {
-      if (followed?.complete === true && connection === 'connected') recovered([...failing.keys()]);
+      if (followed?.hasRead(neededGroups) === true && connection === 'connected')
+        recovered([...failing.keys()]);
       else if (failing.size === 0 || connection !== 'connected') status.set(shown);
     };
 
@@ -123,7 +126,7 @@ export = (RED: NodeAPI) => {
         done(nodeError(noDeviceError()));
       } else if (unusable !== undefined) {
         done(nodeError(unusable));
-      } else if (followed?.complete === true && output.started) {
+      } else if (followed?.hasRead(neededGroups) === true && output.started) {
         answer({ msg, send, done }, followed);
       } else {
         waiting.push({ msg, send, done });
@@ -138,6 +141,7 @@ export = (RED: NodeAPI) => {
         followed = state;
         keep(
           state.subscribe({
+            groups: neededGroups,
             onComplete: (current) => {
               output.complete(current);
               // The summary, unless a group failed again after it was read.
