@@ -81,7 +81,21 @@ export class DeviceConnections {
     if (chosen !== undefined && this.#requests.size >= MAX_REQUEST_CONNECTIONS) return chosen;
     const client = this.#client();
     this.#requests.set(client, 0);
+    if (chosen !== undefined) this.#forgetWhenIdleAndClosed(client);
     return client;
+  }
+
+  /**
+   * A connection opened for a burst of requests is forgotten once its socket closes while it has nothing
+   * to do (undici closes idle sockets after its keep-alive time): opening it again would cost a new TLS
+   * handshake either way, and with 1,000 devices the idle clients add up. The first one stays.
+   */
+  #forgetWhenIdleAndClosed(client: Client): void {
+    client.on('disconnect', () => {
+      if (this.#requests.get(client) !== 0) return;
+      this.#requests.delete(client);
+      void client.destroy().catch(() => undefined);
+    });
   }
 
   #client(): Client {

@@ -1,0 +1,39 @@
+import should from 'should';
+import { until } from '../support/wait';
+import { useHarness } from './helpers';
+
+const AUDIO = '/api/v1/audio';
+
+describe('api/connections: the connections to one device', () => {
+  const harness = useHarness();
+
+  it('sends requests made one after another over one kept-alive connection', async () => {
+    const client = harness.client();
+    await client.request('GET', AUDIO);
+    const after = harness.simulator.stats().connections;
+    for (let index = 0; index < 5; index++) await client.request('GET', AUDIO);
+    should(harness.simulator.stats().connections).equal(after);
+  });
+
+  it('carries a burst of requests over at most four connections, every request answered', async () => {
+    const client = harness.client();
+    await client.request('GET', AUDIO);
+    const before = harness.simulator.stats().connections;
+    const answers = await Promise.all(Array.from({ length: 12 }, () => client.request('GET', AUDIO)));
+    should(answers.map((answer) => answer.statusCode)).eql(Array(12).fill(200));
+    should(harness.simulator.stats().connections - before).be.belowOrEqual(3);
+  });
+
+  it('gives an event stream a connection of its own and closes it with the stream', async () => {
+    const client = harness.client();
+    await client.request('GET', AUDIO);
+    const stream = client.eventStream('/api/v1/events');
+    stream.start();
+    await until(() => harness.simulator.openStreams === 1, 'the stream to open');
+    const before = harness.simulator.stats().connections;
+    await client.request('GET', AUDIO);
+    should(harness.simulator.stats().connections).equal(before);
+    await stream.close();
+    await until(() => harness.simulator.openStreams === 0, 'the stream connection to close');
+  });
+});
