@@ -5,7 +5,9 @@
  *
  * Every deployment gets a small stats tab beside the benchmark's flows: `GET /_bench/stats` answers
  * Node-RED's own `process.cpuUsage()` and `process.memoryUsage()` (after a full garbage collection with
- * `?gc=1`).
+ * `?gc=1`); `GET /_bench/profile?action=start|stop` starts V8's sampling CPU profiler in Node-RED's own
+ * thread (through an inspector session, so only the window between the two is profiled, not the start
+ * or the deploy) and stops it, answering the `.cpuprofile` JSON.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -37,11 +39,31 @@ export interface BenchNodeRed {
    */
   deploy(flows: FlowNode[]): Promise<void>;
   stats(options?: { gc?: boolean }): Promise<NodeRedStats>;
+  /** Starts the CPU profiler in Node-RED's thread; `stopProfile` ends it and answers the profile. */
+  startProfile(): Promise<void>;
+  stopProfile(): Promise<CpuProfile>;
   output(): string;
   stop(): Promise<void>;
 }
 
 const STATS_TAB = 'bench-stats-tab';
+
+/** Between two samples of the CPU profiler, in µs (V8's default is 1000: too coarse for µs per event). */
+export const PROFILE_SAMPLING_MICROS = 200;
+
+/** A V8 CPU profile, as `Profiler.stop` answers it and `--cpu-prof` writes it (`.cpuprofile`). */
+export interface CpuProfile {
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+    children?: number[];
+  }>;
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  /** µs since the previous sample, one per sample. */
+  timeDeltas: number[];
+}
 
 /** The stats endpoint: built-in modules through the function node's `libs`, as a user could load them. */
 function statsFlow(): FlowNode[] {
@@ -61,6 +83,26 @@ function statsFlow(): FlowNode[] {
     '  atMs: seconds * 1e3 + nanos / 1e6,',
     '  rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal, external: memory.external,',
     '};',
+    'return msg;',
+  ].join('\n');
+  const profile = [
+    "let session = context.get('session');",
+    'if (!session) {',
+    '  session = new inspector.Session();',
+    '  session.connect();',
+    "  context.set('session', session);",
+    '}',
+    'const post = (method, params) => new Promise((resolve, reject) =>',
+    '  session.post(method, params || {}, (error, result) => (error ? reject(error) : resolve(result))));',
+    "if (msg.req.query.action === 'start') {",
+    "  await post('Profiler.enable');",
+    `  await post('Profiler.setSamplingInterval', { interval: ${PROFILE_SAMPLING_MICROS} });`,
+    "  await post('Profiler.start');",
+    '  msg.payload = {};',
+    '} else {',
+    "  msg.payload = JSON.stringify((await post('Profiler.stop')).profile);",
+    "  await post('Profiler.disable');",
+    '}',
     'return msg;',
   ].join('\n');
   return [
@@ -89,6 +131,25 @@ function statsFlow(): FlowNode[] {
       wires: [['bench-stats-out']],
     },
     { id: 'bench-stats-out', type: 'http response', z: STATS_TAB, statusCode: '', headers: {}, wires: [] },
+    {
+      id: 'bench-profile-in',
+      type: 'http in',
+      z: STATS_TAB,
+      url: '/_bench/profile',
+      method: 'get',
+      upload: false,
+      wires: [['bench-profile-run']],
+    },
+    {
+      id: 'bench-profile-run',
+      type: 'function',
+      z: STATS_TAB,
+      name: 'cpu profile',
+      func: profile,
+      outputs: 1,
+      libs: [{ var: 'inspector', module: 'inspector' }],
+      wires: [['bench-stats-out']],
+    },
   ];
 }
 
@@ -159,6 +220,12 @@ export async function startBenchNodeRed(settings: Record<string, unknown> = {}):
     },
     async stats(options = {}) {
       return (await getJson(`/_bench/stats${options.gc === true ? '?gc=1' : ''}`)) as NodeRedStats;
+    },
+    async startProfile() {
+      await getJson('/_bench/profile?action=start');
+    },
+    async stopProfile() {
+      return (await getJson('/_bench/profile?action=stop')) as CpuProfile;
     },
     async stop() {
       try {

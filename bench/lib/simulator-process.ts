@@ -1,6 +1,7 @@
 /** Device simulators in a child process of their own, for benchmarks (see simulator-host.ts). */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { SimulatorOptions } from '../../src/simulator';
@@ -10,10 +11,45 @@ export interface HostedSimulator {
   fingerprint256: string;
 }
 
+/** One hosted simulator as `SimulatorProcess.stats()` reads it; records and counters since the last reset. */
+export interface HostedStats {
+  openStreams: number;
+  /** Since the simulator started (a reset leaves it): compare two readings. */
+  soundLocationsWritten: number;
+  logins: number;
+  failedLogins: number;
+  rateLimited: number;
+  streamConnections: number;
+  /** Arrival (epoch ms) of every login answered 200. */
+  loginTimes: number[];
+  /** Arrival (epoch ms) of every data stream accepted. */
+  dataStreamTimes: number[];
+}
+
 export interface SimulatorProcess {
   readonly simulators: HostedSimulator[];
   readonly pid: number;
+  /** Every simulator of the process, in the order of `simulators`. */
+  stats(): Promise<HostedStats[]>;
+  /** Records and counters of every simulator back to empty. */
+  reset(): Promise<void>;
+  /** CPU seconds (user + system) the process used so far, from /proc (Linux), or NaN elsewhere. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
+}
+
+/** Clock ticks a second in /proc/<pid>/stat (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+function processCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** Starts `count` simulators (sharing one certificate) in one child process; resolves when all listen. */
@@ -37,11 +73,29 @@ export async function startSimulatorProcess(
       throw new Error(`simulator process ended with ${String(code)} before it listened`);
     }),
   ]);
-  lines.close();
   const { simulators } = JSON.parse(first) as { simulators: HostedSimulator[] };
+  // The host answers its queries in order, one line each.
+  const waiting: Array<(line: string) => void> = [];
+  lines.on('line', (line) => waiting.shift()?.(line));
+  const query = (name: 'stats' | 'reset') =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      waiting.push((line) => {
+        const answer = JSON.parse(line) as Record<string, unknown>;
+        if (typeof answer.error === 'string') reject(new Error(answer.error));
+        else resolve(answer);
+      });
+      child.stdin?.write(`${name}\n`);
+    });
   return {
     simulators,
     pid: child.pid ?? 0,
+    async stats() {
+      return (await query('stats')).stats as HostedStats[];
+    },
+    async reset() {
+      await query('reset');
+    },
+    cpuSeconds: () => processCpuSeconds(child.pid ?? 0),
     async stop() {
       process.off('exit', killOnExit);
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -62,4 +116,9 @@ export async function startSimulatorProcesses(
     processes.push(await startSimulatorProcess(Math.min(perProcess, total - started), options));
   }
   return processes;
+}
+
+/** CPU seconds all of `processes` used so far (see `SimulatorProcess.cpuSeconds`). */
+export function simulatorsCpuSeconds(processes: readonly SimulatorProcess[]): number {
+  return processes.reduce((sum, child) => sum + child.cpuSeconds(), 0);
 }
