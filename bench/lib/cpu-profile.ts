@@ -24,6 +24,7 @@ export const CATEGORIES = [
   'timers (node:timers)',
   'garbage collector',
   '(program): native, no JavaScript on the stack',
+  "Node's stream and promise plumbing (a body's Readable, for await, microtasks)",
   'other JavaScript',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -64,6 +65,19 @@ function ownCategory(frame: Frame): Category | undefined {
   return undefined;
 }
 
+/**
+ * Node's own machinery that runs on behalf of whoever is on the stack; only when nothing on the stack
+ * names its owner (an async iterator resumed from the microtask queue) is it counted for itself.
+ */
+function isPlumbing(frame: Frame): boolean {
+  return (
+    frame.functionName === 'runMicrotasks' ||
+    /^node:(events$|internal\/streams\/|internal\/process\/(task_queues|promises)$|internal\/per_context\/primordials$)/.test(
+      frame.url,
+    )
+  );
+}
+
 export interface ProfileSummary {
   /** µs of the JavaScript thread per category, idle left out. */
   micros: Map<Category, number>;
@@ -78,18 +92,28 @@ export function summariseProfile(profile: CpuProfile): ProfileSummary {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
-  const categoryOf = new Map<number, Category>();
-  const classify = (id: number): Category => {
-    const known = categoryOf.get(id);
-    if (known !== undefined) return known;
+  // Memoised per node: the nearest frame from it to the root that names a category, if any.
+  const ownerOf = new Map<number, Category | undefined>();
+  const owner = (id: number): Category | undefined => {
+    if (ownerOf.has(id)) return ownerOf.get(id);
     const node = byId.get(id);
     const parent = parentOf.get(id);
-    const category =
+    const found =
       (node === undefined ? undefined : ownCategory(node.callFrame)) ??
-      (parent === undefined ? 'other JavaScript' : classify(parent));
-    categoryOf.set(id, category);
-    return category;
+      (parent === undefined ? undefined : owner(parent));
+    ownerOf.set(id, found);
+    return found;
   };
+  const hasPlumbing = (id: number | undefined): boolean => {
+    if (id === undefined) return false;
+    const node = byId.get(id);
+    return node !== undefined && (isPlumbing(node.callFrame) || hasPlumbing(parentOf.get(id)));
+  };
+  const classify = (id: number): Category =>
+    owner(id) ??
+    (hasPlumbing(id)
+      ? "Node's stream and promise plumbing (a body's Readable, for await, microtasks)"
+      : 'other JavaScript');
 
   const micros = new Map<Category, number>(CATEGORIES.map((category) => [category, 0]));
   const selfMicros: ProfileSummary['selfMicros'] = new Map();
@@ -127,8 +151,12 @@ export function profileReport(summary: ProfileSummary, events: number, top = 15)
     .sort(([, a], [, b]) => b.micros - a.micros)
     .slice(0, top)
     .map(([name, self]) => [name, perEvent(self.micros), share(self.micros, summary.busyMicros)]);
+  const json = summary.micros.get('JSON (JSON.parse, JSON.stringify)') ?? 0;
   return [
     formatTable(['where the time goes', 'µs/event', 'share'], rows),
+    ...(json < summary.busyMicros / 1000
+      ? ["  (JSON.parse showed no frame of its own: V8 counts it in its caller's self time, see below)"]
+      : []),
     '',
     formatTable([`the ${top} functions with the most self time`, 'µs/event', 'share'], hottest),
   ].join('\n');
