@@ -38,6 +38,13 @@ export interface SimulatorProcess {
   stop(): Promise<void>;
 }
 
+/** Children still running, killed if the bench ends without stopping them (one listener for all). */
+const running = new Set<ChildProcess>();
+
+function killRunning(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+
 /** Clock ticks a second in /proc/<pid>/stat (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
@@ -63,8 +70,8 @@ export async function startSimulatorProcess(
     ['--require', 'tsx/cjs', host, String(count), JSON.stringify(options)],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
+  if (running.size === 0) process.once('exit', killRunning);
+  running.add(child);
   const exited = once(child, 'exit');
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const first = await Promise.race([
@@ -97,7 +104,8 @@ export async function startSimulatorProcess(
     },
     cpuSeconds: () => processCpuSeconds(child.pid ?? 0),
     async stop() {
-      process.off('exit', killOnExit);
+      running.delete(child);
+      if (running.size === 0) process.off('exit', killRunning);
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
       await exited;
