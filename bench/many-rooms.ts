@@ -12,22 +12,29 @@
  * Goals at 1,000 devices: under 25% of one core, under 64 KiB of heap per device.
  *
  * ROOMS_PROFILE=1 measures one size (ROOMS_PROFILE_SIZE, 200) with V8's CPU profiler running in Node-RED
- * through the window, and prints where the time goes per event (bench/lib/cpu-profile.ts).
+ * through the window, and prints where the time goes per event (bench/lib/cpu-profile.ts);
+ * ROOMS_PROFILE=heap runs V8's sampling heap profiler from the deploy to the end of settling instead, and
+ * prints which code allocated what each device still holds.
  *
  * Reproduce: npm run build && node --require tsx/cjs bench/run.ts many-rooms
  * Overridable: ROOMS_SIZES=200,500,1000 ROOMS_SETTLE_SECONDS=10 ROOMS_WINDOW_SECONDS=20
  * ROOMS_WARMUP_SECONDS=10 ROOMS_STREAMING_TIMEOUT_SECONDS=180 ROOMS_PROFILE=1 ROOMS_PROFILE_SIZE=200
- * ROOMS_PROFILE_FILE=/tmp/rooms.cpuprofile (keeps the profile, to open in Chrome's DevTools)
+ * ROOMS_PROFILE_FILE=/tmp/rooms.cpuprofile (keeps the profile; .heapprofile for heap)
  */
 import { writeFileSync } from 'node:fs';
 import { ACTIVE_ZONE_DEFAULTS } from '../src/nodes/conference-audio-active-zone/definition';
 import { delay } from '../test/support/wait';
 import { stopAll } from './lib/cleanup';
-import { profileReport, summariseProfile } from './lib/cpu-profile';
+import {
+  type CpuProfile,
+  type HeapProfileNode,
+  profileReport,
+  summariseHeapProfile,
+  summariseProfile,
+} from './lib/cpu-profile';
 import { pinnedDevice } from './lib/flows';
 import {
   type BenchNodeRed,
-  type CpuProfile,
   cpuShare,
   type FlowNode,
   PROFILE_SAMPLING_MICROS,
@@ -43,7 +50,10 @@ import {
 } from './lib/simulator-process';
 import { envNumber, envSizes, machineLine } from './lib/table';
 
-const PROFILE = process.env.ROOMS_PROFILE === '1';
+/** `1` or `cpu`: the CPU profiler through the window; `heap`: the sampling heap profiler from the deploy. */
+const PROFILE_KIND =
+  process.env.ROOMS_PROFILE === 'heap' ? 'heap' : process.env.ROOMS_PROFILE ? 'cpu' : undefined;
+const PROFILE = PROFILE_KIND !== undefined;
 const PROFILE_SIZE = envNumber('ROOMS_PROFILE_SIZE', 200);
 const SIZES = PROFILE ? [PROFILE_SIZE] : envSizes('ROOMS_SIZES', '200,500,1000');
 const SETTLE_SECONDS = envNumber('ROOMS_SETTLE_SECONDS', 10);
@@ -132,18 +142,20 @@ async function measureSize(
   nodeRed: BenchNodeRed,
   processes: readonly SimulatorProcess[],
   simulators: readonly HostedSimulator[],
-): Promise<{ sample: FleetSample; profile?: CpuProfile }> {
+): Promise<{ sample: FleetSample; profile?: CpuProfile; heap?: HeapProfileNode }> {
   const size = simulators.length;
+  if (PROFILE_KIND === 'heap') await nodeRed.startHeapSampling();
   const startup = await deployAndStream(nodeRed, processes, simulators);
   await delay(SETTLE_SECONDS * 1000);
   // What the previous size left behind is collected before the window.
   await nodeRed.stats({ gc: true });
+  const heap = PROFILE_KIND === 'heap' ? await nodeRed.stopHeapSampling() : undefined;
   const before = (await readAll(processes)).slice(0, size);
   const simulatorCpuBefore = simulatorsCpuSeconds(processes);
   const first = await nodeRed.stats();
-  if (PROFILE) await nodeRed.startProfile();
+  if (PROFILE_KIND === 'cpu') await nodeRed.startProfile();
   await delay(WINDOW_SECONDS * 1000);
-  const profile = PROFILE ? await nodeRed.stopProfile() : undefined;
+  const profile = PROFILE_KIND === 'cpu' ? await nodeRed.stopProfile() : undefined;
   const last = await nodeRed.stats();
   const simulatorCpuAfter = simulatorsCpuSeconds(processes);
   const after = (await readAll(processes)).slice(0, size);
@@ -168,7 +180,7 @@ async function measureSize(
     openStreams: after.reduce((sum, each) => sum + each.openStreams, 0),
     simulatorCores: (simulatorCpuAfter - simulatorCpuBefore) / seconds,
   };
-  return profile === undefined ? { sample } : { sample, profile };
+  return { sample, ...(profile && { profile }), ...(heap && { heap }) };
 }
 
 async function startSimulators(count: number): Promise<SimulatorProcess[]> {
@@ -178,6 +190,32 @@ async function startSimulators(count: number): Promise<SimulatorProcess[]> {
       startSimulatorProcess(Math.min(PER_PROCESS, count - index * PER_PROCESS), options),
     ),
   );
+}
+
+function printProfiles({ sample, profile, heap }: Awaited<ReturnType<typeof measureSize>>): void {
+  const file = process.env.ROOMS_PROFILE_FILE;
+  if (profile !== undefined) {
+    console.log(
+      `\n  CPU profile of Node-RED's JavaScript thread over the window (${sample.events} events; sampling ` +
+        `every ${PROFILE_SAMPLING_MICROS} µs, so the CPU above includes the profiler's own cost)`,
+    );
+    const summary = summariseProfile(profile);
+    console.log(profileReport(summary, sample.events, 'µs/event'));
+    if ((summary.byCategory.get('JSON (JSON.parse, JSON.stringify)') ?? 0) === 0) {
+      console.log("  JSON.parse showed no frame of its own: V8 counts it in its caller's self time.");
+    }
+  }
+  if (heap !== undefined) {
+    console.log(
+      `\n  heap profile: what the deploy of ${sample.size} rooms allocated and still holds after settling ` +
+        'and a full GC, by where it was allocated (sampled), per device',
+    );
+    console.log(profileReport(summariseHeapProfile(heap), sample.size, 'KiB/device', { scale: 1024 }));
+  }
+  if (file !== undefined && (profile ?? heap) !== undefined) {
+    writeFileSync(file, JSON.stringify(profile ?? { head: heap, samples: [] }));
+    console.log(`  profile written to ${file} (open it in Chrome DevTools or VS Code)`);
+  }
 }
 
 export async function run(): Promise<void> {
@@ -191,33 +229,22 @@ export async function run(): Promise<void> {
       `many-rooms: one Node-RED child process, N devices each with an active zone node (hold ` +
         `${ACTIVE_ZONE_DEFAULTS.holdMs} ms, release ${ACTIVE_ZONE_DEFAULTS.releaseMs} ms), a soundLocation ` +
         `reading every ${READING_INTERVAL_MS} ms per device, simulators in ${processes.length} child ` +
-        `process(es); settle ${SETTLE_SECONDS} s, window ${WINDOW_SECONDS} s${PROFILE ? ', CPU profiler on' : ''}`,
+        `process(es); settle ${SETTLE_SECONDS} s, window ${WINDOW_SECONDS} s` +
+        (PROFILE_KIND === undefined ? '' : `, ${PROFILE_KIND} profiler on`),
     );
     // Warm-up, not reported: V8 optimises the event path by how often it runs, so the first size
     // measured does not pay for compiling it.
     await nodeRed.deploy(roomsFlow(simulators.slice(0, Math.min(...SIZES))));
     await delay(WARMUP_SECONDS * 1000);
     const samples: FleetSample[] = [];
-    let profile: CpuProfile | undefined;
+    let last: Awaited<ReturnType<typeof measureSize>> | undefined;
     for (const size of PROFILE ? SIZES : [0, ...SIZES]) {
-      const measured = await measureSize(nodeRed, processes, simulators.slice(0, size));
-      samples.push(measured.sample);
-      profile = measured.profile ?? profile;
+      last = await measureSize(nodeRed, processes, simulators.slice(0, size));
+      samples.push(last.sample);
     }
     await nodeRed.deploy([]);
     console.log(fleetReport(samples, READING_INTERVAL_MS));
-    if (profile !== undefined) {
-      const events = samples[samples.length - 1]?.events ?? 0;
-      console.log(
-        `\n  CPU profile of Node-RED's JavaScript thread over the window (${events} events; sampling every ` +
-          `${PROFILE_SAMPLING_MICROS} µs, so the CPU above includes the profiler's own cost)`,
-      );
-      console.log(profileReport(summariseProfile(profile), events));
-      if (process.env.ROOMS_PROFILE_FILE) {
-        writeFileSync(process.env.ROOMS_PROFILE_FILE, JSON.stringify(profile));
-        console.log(`  profile written to ${process.env.ROOMS_PROFILE_FILE}`);
-      }
-    }
+    if (last !== undefined) printProfiles(last);
     console.log(`  ${machineLine()}`);
     console.log('  reproduce: npm run build && node --require tsx/cjs bench/run.ts many-rooms');
   } finally {

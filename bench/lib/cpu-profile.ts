@@ -8,8 +8,21 @@
  * libuv's pool) is not in the profile, and native work with no JavaScript frame on the stack (OpenSSL
  * decrypting a record before its bytes reach JavaScript, libuv polling) is V8's `(program)`.
  */
-import type { CpuProfile } from './node-red-child';
 import { formatTable } from './table';
+
+/** A V8 CPU profile, as `Profiler.stop` answers it and `--cpu-prof` writes it (`.cpuprofile`). */
+export interface CpuProfile {
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+    children?: number[];
+  }>;
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  /** µs since the previous sample, one per sample. */
+  timeDeltas: number[];
+}
 
 export const CATEGORIES = [
   'TLS and sockets (node:tls, _tls_wrap, net, stream reads)',
@@ -78,20 +91,27 @@ function isPlumbing(frame: Frame): boolean {
   );
 }
 
-export interface ProfileSummary {
-  /** µs of the JavaScript thread per category, idle left out. */
-  micros: Map<Category, number>;
-  /** The sum of `micros`. */
-  busyMicros: number;
-  /** Self time per function (`name url:line`), for the hot spots behind a category. */
-  selfMicros: Map<string, { micros: number; category: Category }>;
+/** A node of a profile's call tree: a frame, its children's ids, and what was measured in the frame itself. */
+interface TreeNode {
+  id: number;
+  callFrame: Frame;
+  children?: number[];
 }
 
-/** Sums a profile's sampled time into CATEGORIES (see the module comment); idle time is left out. */
-export function summariseProfile(profile: CpuProfile): ProfileSummary {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+export interface ProfileSummary {
+  /** Per category: µs of the JavaScript thread (CPU, idle left out), or bytes still live (heap). */
+  byCategory: Map<Category, number>;
+  /** The sum of `byCategory`. */
+  total: number;
+  /** Self amount per function (`name url:line [category]`), for the hot spots behind a category. */
+  self: Map<string, number>;
+}
+
+/** Sums `weights` (per tree node id) into CATEGORIES, each node counted for its nearest owner (see above). */
+function summariseTree(nodes: readonly TreeNode[], weights: ReadonlyMap<number, number>): ProfileSummary {
+  const byId = new Map(nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  for (const node of nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
   // Memoised per node: the nearest frame from it to the root that names a category, if any.
   const ownerOf = new Map<number, Category | undefined>();
   const owner = (id: number): Category | undefined => {
@@ -115,49 +135,85 @@ export function summariseProfile(profile: CpuProfile): ProfileSummary {
       ? "Node's stream and promise plumbing (a body's Readable, for await, microtasks)"
       : 'other JavaScript');
 
-  const micros = new Map<Category, number>(CATEGORIES.map((category) => [category, 0]));
-  const selfMicros: ProfileSummary['selfMicros'] = new Map();
-  let busyMicros = 0;
-  profile.samples.forEach((id, index) => {
+  const byCategory = new Map<Category, number>(CATEGORIES.map((category) => [category, 0]));
+  const self = new Map<string, number>();
+  let total = 0;
+  for (const [id, weight] of weights) {
     const node = byId.get(id);
-    if (node === undefined || node.callFrame.functionName === IDLE) return;
-    // A sample stands for the time until the next one.
-    const duration = profile.timeDeltas[index + 1] ?? 0;
+    if (node === undefined || weight === 0) continue;
     const category = classify(id);
-    micros.set(category, (micros.get(category) ?? 0) + duration);
-    busyMicros += duration;
+    byCategory.set(category, (byCategory.get(category) ?? 0) + weight);
+    total += weight;
     const { functionName, url, lineNumber } = node.callFrame;
     const name = `${functionName || '(anonymous)'} ${url.replace(/^.*\/node_modules\//, '')}:${lineNumber + 1}`;
     // A general-purpose function is listed once per category its callers give it.
     const key = `${name} [${category}]`;
-    const self = selfMicros.get(key) ?? { micros: 0, category };
-    self.micros += duration;
-    selfMicros.set(key, self);
+    self.set(key, (self.get(key) ?? 0) + weight);
+  }
+  return { byCategory, total, self };
+}
+
+/** Sums a CPU profile's sampled time into CATEGORIES (see the module comment); idle time is left out. */
+export function summariseProfile(profile: CpuProfile): ProfileSummary {
+  const idle = new Set(
+    profile.nodes.filter((node) => node.callFrame.functionName === IDLE).map((node) => node.id),
+  );
+  const weights = new Map<number, number>();
+  profile.samples.forEach((id, index) => {
+    if (idle.has(id)) return;
+    // A sample stands for the time until the next one.
+    weights.set(id, (weights.get(id) ?? 0) + (profile.timeDeltas[index + 1] ?? 0));
   });
-  return { micros, busyMicros, selfMicros };
+  return summariseTree(profile.nodes, weights);
+}
+
+/** A sampling heap profile, as `HeapProfiler.getSamplingProfile` answers it: a nested call tree. */
+export interface HeapProfileNode {
+  callFrame: Frame;
+  /** Bytes of the sampled allocations made in this frame itself that are still live. */
+  selfSize: number;
+  id: number;
+  children: HeapProfileNode[];
+}
+
+/** Sums the live bytes of a sampling heap profile into CATEGORIES, by the frame that allocated them. */
+export function summariseHeapProfile(head: HeapProfileNode): ProfileSummary {
+  const nodes: TreeNode[] = [];
+  const weights = new Map<number, number>();
+  const visit = (node: HeapProfileNode) => {
+    nodes.push({ id: node.id, callFrame: node.callFrame, children: node.children.map((child) => child.id) });
+    weights.set(node.id, node.selfSize);
+    for (const child of node.children) visit(child);
+  };
+  visit(head);
+  return summariseTree(nodes, weights);
 }
 
 const share = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)}%`;
 
-/** The categories as µs per event and share of the busy time, and the `top` functions by self time. */
-export function profileReport(summary: ProfileSummary, events: number, top = 15): string {
-  const perEvent = (micros: number) => (micros / events).toFixed(2);
+/**
+ * The categories per `per` (events, or devices) and as a share of the total, and the `top` functions by
+ * self amount; `unit` names the amount per `per` and `scale` converts it (µs, or bytes to KiB).
+ */
+export function profileReport(
+  summary: ProfileSummary,
+  per: number,
+  unit: string,
+  { scale = 1, top = 15 }: { scale?: number; top?: number } = {},
+): string {
+  const amount = (value: number) => (value / scale / per).toFixed(2);
   const rows = CATEGORIES.map((category) => {
-    const micros = summary.micros.get(category) ?? 0;
-    return [category, perEvent(micros), share(micros, summary.busyMicros)];
+    const value = summary.byCategory.get(category) ?? 0;
+    return [category, amount(value), share(value, summary.total)];
   });
-  rows.push(['all (idle left out)', perEvent(summary.busyMicros), '100%']);
-  const hottest = [...summary.selfMicros.entries()]
-    .sort(([, a], [, b]) => b.micros - a.micros)
+  rows.push(['all', amount(summary.total), '100%']);
+  const hottest = [...summary.self.entries()]
+    .sort(([, a], [, b]) => b - a)
     .slice(0, top)
-    .map(([name, self]) => [name, perEvent(self.micros), share(self.micros, summary.busyMicros)]);
-  const json = summary.micros.get('JSON (JSON.parse, JSON.stringify)') ?? 0;
+    .map(([name, value]) => [name, amount(value), share(value, summary.total)]);
   return [
-    formatTable(['where the time goes', 'µs/event', 'share'], rows),
-    ...(json < summary.busyMicros / 1000
-      ? ["  (JSON.parse showed no frame of its own: V8 counts it in its caller's self time, see below)"]
-      : []),
+    formatTable(['where it goes', unit, 'share'], rows),
     '',
-    formatTable([`the ${top} functions with the most self time`, 'µs/event', 'share'], hottest),
+    formatTable([`the ${top} functions with the most of it in themselves`, unit, 'share'], hottest),
   ].join('\n');
 }

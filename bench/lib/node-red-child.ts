@@ -7,13 +7,15 @@
  * Node-RED's own `process.cpuUsage()` and `process.memoryUsage()` (after a full garbage collection with
  * `?gc=1`); `GET /_bench/profile?action=start|stop` starts V8's sampling CPU profiler in Node-RED's own
  * thread (through an inspector session, so only the window between the two is profiled, not the start
- * or the deploy) and stops it, answering the `.cpuprofile` JSON.
+ * or the deploy) and stops it, answering the `.cpuprofile` JSON; `action=heap-start|heap-stop` does the
+ * same with V8's sampling heap profiler, answering the allocations still live, by where they were made.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchNodeRed, type NodeRedProcess } from '../../test/support/node-red-process';
 import { delay, probeUntil } from '../../test/support/wait';
+import type { CpuProfile, HeapProfileNode } from './cpu-profile';
 
 const projectRoot = path.resolve(__dirname, '..', '..');
 const redJs = path.join(projectRoot, 'node_modules', 'node-red', 'red.js');
@@ -42,6 +44,9 @@ export interface BenchNodeRed {
   /** Starts the CPU profiler in Node-RED's thread; `stopProfile` ends it and answers the profile. */
   startProfile(): Promise<void>;
   stopProfile(): Promise<CpuProfile>;
+  /** Starts the sampling heap profiler; `stopHeapSampling` answers what is still live of the sampled. */
+  startHeapSampling(): Promise<void>;
+  stopHeapSampling(): Promise<HeapProfileNode>;
   output(): string;
   stop(): Promise<void>;
 }
@@ -54,19 +59,8 @@ const STATS_TAB = 'bench-stats-tab';
  */
 export const PROFILE_SAMPLING_MICROS = 500;
 
-/** A V8 CPU profile, as `Profiler.stop` answers it and `--cpu-prof` writes it (`.cpuprofile`). */
-export interface CpuProfile {
-  nodes: Array<{
-    id: number;
-    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
-    children?: number[];
-  }>;
-  startTime: number;
-  endTime: number;
-  samples: number[];
-  /** µs since the previous sample, one per sample. */
-  timeDeltas: number[];
-}
+/** Between two samples of the heap profiler, in bytes allocated on average (V8's default is 32 KiB). */
+const HEAP_SAMPLING_BYTES = 4096;
 
 /** The stats endpoint: built-in modules through the function node's `libs`, as a user could load them. */
 function statsFlow(): FlowNode[] {
@@ -97,14 +91,22 @@ function statsFlow(): FlowNode[] {
     '}',
     'const post = (method, params) => new Promise((resolve, reject) =>',
     '  session.post(method, params || {}, (error, result) => (error ? reject(error) : resolve(result))));',
-    "if (msg.req.query.action === 'start') {",
+    'const action = msg.req.query.action;',
+    'msg.payload = {};',
+    "if (action === 'start') {",
     "  await post('Profiler.enable');",
     `  await post('Profiler.setSamplingInterval', { interval: ${PROFILE_SAMPLING_MICROS} });`,
     "  await post('Profiler.start');",
-    '  msg.payload = {};',
-    '} else {',
+    "} else if (action === 'stop') {",
     "  msg.payload = JSON.stringify((await post('Profiler.stop')).profile);",
     "  await post('Profiler.disable');",
+    "} else if (action === 'heap-start') {",
+    "  await post('HeapProfiler.enable');",
+    `  await post('HeapProfiler.startSampling', { samplingInterval: ${HEAP_SAMPLING_BYTES} });`,
+    "} else if (action === 'heap-stop') {",
+    "  msg.payload = JSON.stringify((await post('HeapProfiler.getSamplingProfile')).profile.head);",
+    "  await post('HeapProfiler.stopSampling');",
+    "  await post('HeapProfiler.disable');",
     '}',
     'return msg;',
   ].join('\n');
@@ -229,6 +231,12 @@ export async function startBenchNodeRed(settings: Record<string, unknown> = {}):
     },
     async stopProfile() {
       return (await getJson('/_bench/profile?action=stop')) as CpuProfile;
+    },
+    async startHeapSampling() {
+      await getJson('/_bench/profile?action=heap-start');
+    },
+    async stopHeapSampling() {
+      return (await getJson('/_bench/profile?action=heap-stop')) as HeapProfileNode;
     },
     async stop() {
       try {
