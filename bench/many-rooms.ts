@@ -150,23 +150,20 @@ async function measureSize(
   // What the previous size left behind is collected before the window.
   await nodeRed.stats({ gc: true });
   const heap = PROFILE_KIND === 'heap' ? await nodeRed.stopHeapSampling() : undefined;
-  const before = (await readAll(processes)).slice(0, size);
+  // The simulators and Node-RED read at the same moment, so events and CPU cover the same window.
+  const [before, first] = await Promise.all([readAll(processes), nodeRed.stats()]);
   const simulatorCpuBefore = simulatorsCpuSeconds(processes);
-  const first = await nodeRed.stats();
   if (PROFILE_KIND === 'cpu') await nodeRed.startProfile();
   await delay(WINDOW_SECONDS * 1000);
-  const profile = PROFILE_KIND === 'cpu' ? await nodeRed.stopProfile() : undefined;
-  const last = await nodeRed.stats();
+  const [after, last] = await Promise.all([readAll(processes), nodeRed.stats()]);
   const simulatorCpuAfter = simulatorsCpuSeconds(processes);
-  const after = (await readAll(processes)).slice(0, size);
+  const profile = PROFILE_KIND === 'cpu' ? await nodeRed.stopProfile() : undefined;
   const memory = await nodeRed.stats({ gc: true });
   const seconds = (last.atMs - first.atMs) / 1000;
-  const eventsPerDevice = after.map(
-    (each, index) => each.soundLocationsWritten - (before[index] as HostedStats).soundLocationsWritten,
-  );
-  const reconnected = after.filter(
-    (each, index) => each.streamConnections !== (before[index] as HostedStats).streamConnections,
-  ).length;
+  const change = (pick: (stats: HostedStats) => number) =>
+    after.slice(0, size).map((each, index) => pick(each) - pick(before[index] as HostedStats));
+  const eventsPerDevice = change((each) => each.soundLocationsWritten);
+  const sum = (values: number[]) => values.reduce((total, each) => total + each, 0);
   const sample: FleetSample = {
     size,
     startup,
@@ -174,10 +171,11 @@ async function measureSize(
     cpuSeconds: (last.cpuMicros - first.cpuMicros) / 1e6,
     windowSeconds: seconds,
     heapUsed: memory.heapUsed,
-    events: eventsPerDevice.reduce((sum, each) => sum + each, 0),
+    events: sum(eventsPerDevice),
     eventsPerDevice,
-    reconnected,
-    openStreams: after.reduce((sum, each) => sum + each.openStreams, 0),
+    reconnected: change((each) => each.streamConnections).filter((count) => count > 0).length,
+    requests: sum(change((each) => each.requests)),
+    connections: sum(change((each) => each.connections)),
     simulatorCores: (simulatorCpuAfter - simulatorCpuBefore) / seconds,
   };
   return { sample, ...(profile && { profile }), ...(heap && { heap }) };

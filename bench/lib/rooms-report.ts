@@ -33,8 +33,9 @@ export interface FleetSample {
   eventsPerDevice: number[];
   /** Devices whose simulator accepted a stream connection during the window. */
   reconnected: number;
-  /** Stream connections open at the end of the window (data and changes streams). */
-  openStreams: number;
+  /** Device requests (streams included) and TCP connections the simulators accepted in the window. */
+  requests: number;
+  connections: number;
   /** Cores the simulator processes used over the window. */
   simulatorCores: number;
 }
@@ -73,6 +74,7 @@ export function fleetReport(samples: readonly FleetSample[], intervalMs: number)
       devices ? (sample.events / sample.windowSeconds).toFixed(0) : '-',
       devices ? `${Math.min(...events)}-${Math.max(...events)}` : '-',
       String(sample.reconnected),
+      devices ? `${sample.requests}/${sample.connections}` : '-',
       sample.simulatorCores.toFixed(2),
     ];
   });
@@ -99,6 +101,7 @@ export function fleetReport(samples: readonly FleetSample[], intervalMs: number)
         'events/s',
         'events/device',
         'reconnects',
+        'requests/TLS connections',
         'simulators (cores)',
       ],
       rows,
@@ -106,7 +109,9 @@ export function fleetReport(samples: readonly FleetSample[], intervalMs: number)
     '',
     '  NR cpu = share of one core over the window; per device = (size N - size 0) / N; cpu/event = the',
     "  window's CPU / the soundLocation events the simulators wrote in it; events/device = fewest-most in",
-    '  the window; reconnects = devices whose stream was connected again in the window',
+    '  the window; reconnects = devices whose stream was connected again in the window; requests/TLS',
+    '  connections = device requests and new connections the simulators accepted in the window (zone',
+    '  re-reads and the like, beside the events)',
     '',
     formatTable(
       [

@@ -25,7 +25,7 @@ function statsOf(simulator: DeviceSimulator): HostedStats {
     if (recorded.path === DEVICE_PATHS.login) loginTimes.push(recorded.time);
     else if (recorded.path === DEVICE_PATHS.data) dataStreamTimes.push(recorded.time);
   }
-  const { logins, failedLogins, rateLimited, streamConnections } = simulator.counters;
+  const { logins, failedLogins, rateLimited, streamConnections, requestsByPath } = simulator.counters;
   return {
     openStreams: simulator.openStreams,
     soundLocationsWritten: simulator.soundLocationsWritten,
@@ -33,6 +33,8 @@ function statsOf(simulator: DeviceSimulator): HostedStats {
     failedLogins,
     rateLimited,
     streamConnections,
+    requests: Object.values(requestsByPath).reduce((sum, count) => sum + count, 0),
+    connections: simulator.stats().connections,
     loginTimes,
     dataStreamTimes,
   };

@@ -20,6 +20,10 @@ export interface HostedStats {
   failedLogins: number;
   rateLimited: number;
   streamConnections: number;
+  /** Device requests since the last reset (streams included). */
+  requests: number;
+  /** TCP connections accepted since the simulator started (a reset leaves it). */
+  connections: number;
   /** Arrival (epoch ms) of every login answered 200. */
   loginTimes: number[];
   /** Arrival (epoch ms) of every data stream accepted. */
