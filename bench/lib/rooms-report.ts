@@ -24,12 +24,12 @@ export interface FleetSample {
   startup: StartupReading;
   /** Share of one core Node-RED used over the window. */
   cpu: number;
-  cpuSeconds: number;
-  windowSeconds: number;
   /** Heap after a full garbage collection at the end of the window, bytes. */
   heapUsed: number;
   /** soundLocation events the simulators wrote in the window. */
   events: number;
+  /** The same a second, over the simulators' own clock. */
+  eventsPerSecond: number;
   eventsPerDevice: number[];
   /** Devices whose simulator accepted a stream connection during the window. */
   reconnected: number;
@@ -68,10 +68,10 @@ export function fleetReport(samples: readonly FleetSample[], intervalMs: number)
       String(sample.size),
       percent(sample.cpu),
       devices && base ? `${(perDevice(sample, base, (each) => each.cpu) * 100).toFixed(4)}%` : '-',
-      devices ? `${((sample.cpuSeconds * 1e6) / sample.events).toFixed(1)} µs` : '-',
+      devices ? `${((sample.cpu * 1e6) / sample.eventsPerSecond).toFixed(1)} µs` : '-',
       mib(sample.heapUsed),
       devices && base ? kib(perDevice(sample, base, (each) => each.heapUsed)) : '-',
-      devices ? (sample.events / sample.windowSeconds).toFixed(0) : '-',
+      devices ? sample.eventsPerSecond.toFixed(0) : '-',
       devices ? `${Math.min(...events)}-${Math.max(...events)}` : '-',
       String(sample.reconnected),
       devices ? `${sample.requests}/${sample.connections}` : '-',
@@ -134,7 +134,7 @@ export function fleetReport(samples: readonly FleetSample[], intervalMs: number)
   ];
   for (const sample of measured) {
     const expected = (sample.size * 1000) / intervalMs;
-    const pace = sample.events / sample.windowSeconds / expected;
+    const pace = sample.eventsPerSecond / expected;
     const streamedThrough =
       sample.startup.streaming === sample.size &&
       sample.reconnected === 0 &&

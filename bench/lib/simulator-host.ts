@@ -17,7 +17,7 @@ import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../
 import { createCertificate } from '../../src/simulator/certificate';
 import type { HostedStats } from './simulator-process';
 
-function statsOf(simulator: DeviceSimulator): HostedStats {
+function statsOf(simulator: DeviceSimulator, atMs: number): HostedStats {
   const loginTimes: number[] = [];
   const dataStreamTimes: number[] = [];
   for (const recorded of simulator.requests) {
@@ -27,6 +27,7 @@ function statsOf(simulator: DeviceSimulator): HostedStats {
   }
   const { logins, failedLogins, rateLimited, streamConnections, requestsByPath } = simulator.counters;
   return {
+    atMs,
     openStreams: simulator.openStreams,
     soundLocationsWritten: simulator.soundLocationsWritten,
     logins,
@@ -60,7 +61,9 @@ async function main(): Promise<void> {
       for (const simulator of simulators) simulator.resetRecords();
       process.stdout.write('{}\n');
     } else if (query === 'stats') {
-      process.stdout.write(`${JSON.stringify({ stats: simulators.map(statsOf) })}\n`);
+      const atMs = Date.now();
+      const stats = simulators.map((simulator) => statsOf(simulator, atMs));
+      process.stdout.write(`${JSON.stringify({ stats })}\n`);
     } else {
       process.stdout.write(`${JSON.stringify({ error: `unknown query ${JSON.stringify(query)}` })}\n`);
     }

@@ -13,6 +13,8 @@ export interface HostedSimulator {
 
 /** One hosted simulator as `SimulatorProcess.stats()` reads it; records and counters since the last reset. */
 export interface HostedStats {
+  /** When the host read it (epoch ms), to divide by the simulators' own time. */
+  atMs: number;
   openStreams: number;
   /** Since the simulator started (a reset leaves it): compare two readings. */
   soundLocationsWritten: number;
