@@ -40,6 +40,7 @@ import {
   PROFILE_SAMPLING_MICROS,
   startBenchNodeRed,
 } from './lib/node-red-child';
+import { procCpuSeconds } from './lib/proc-cpu';
 import { type FleetSample, fleetReport, type StartupReading } from './lib/rooms-report';
 import {
   type HostedSimulator,
@@ -153,10 +154,12 @@ async function measureSize(
   const heap = PROFILE_KIND === 'heap' ? await nodeRed.stopHeapSampling() : undefined;
   // The simulators and Node-RED read at the same moment, so events and CPU cover the same window.
   const [before, first] = await Promise.all([readAll(processes), nodeRed.stats()]);
+  const mainThreadBefore = procCpuSeconds(first.pid, first.pid);
   const simulatorCpuBefore = simulatorsCpuSeconds(processes);
   if (PROFILE_KIND === 'cpu') await nodeRed.startProfile();
   await delay(WINDOW_SECONDS * 1000);
   const [after, last] = await Promise.all([readAll(processes), nodeRed.stats()]);
+  const mainThreadAfter = procCpuSeconds(last.pid, last.pid);
   const simulatorCpuAfter = simulatorsCpuSeconds(processes);
   const profile = PROFILE_KIND === 'cpu' ? await nodeRed.stopProfile() : undefined;
   const memory = await nodeRed.stats({ gc: true });
@@ -173,6 +176,8 @@ async function measureSize(
     size,
     startup,
     cpu: cpuShare(first, last),
+    mainThreadCpu: (mainThreadAfter - mainThreadBefore) / seconds,
+    systemCpu: (last.systemMicros - first.systemMicros) / 1e6 / seconds,
     heapUsed: memory.heapUsed,
     events: sum(eventsPerDevice),
     eventsPerSecond,

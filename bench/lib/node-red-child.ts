@@ -26,6 +26,10 @@ export type FlowNode = Record<string, unknown> & { id: string; type: string };
 export interface NodeRedStats {
   /** Microseconds of CPU since Node-RED started (user + system), as `process.cpuUsage()`. */
   cpuMicros: number;
+  /** The part of `cpuMicros` spent in the kernel (system calls: sockets, memory). */
+  systemMicros: number;
+  /** Node-RED's process id: its main (JavaScript) thread has the same id (see proc-cpu.ts). */
+  pid: number;
   /** `process.hrtime` in ms, to divide CPU by the same clock. */
   atMs: number;
   rss: number;
@@ -77,6 +81,8 @@ function statsFlow(): FlowNode[] {
     'const [seconds, nanos] = proc.hrtime();',
     'msg.payload = {',
     '  cpuMicros: cpu.user + cpu.system,',
+    '  systemMicros: cpu.system,',
+    '  pid: proc.pid,',
     '  atMs: seconds * 1e3 + nanos / 1e6,',
     '  rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal, external: memory.external,',
     '};',

@@ -22,8 +22,12 @@ export interface StartupReading {
 export interface FleetSample {
   size: number;
   startup: StartupReading;
-  /** Share of one core Node-RED used over the window. */
+  /** Share of one core Node-RED used over the window (every thread, user and kernel). */
   cpu: number;
+  /** The same of its main thread alone (JavaScript, and what it calls: TLS, system calls). */
+  mainThreadCpu: number;
+  /** The kernel's part of `cpu` (system calls: sockets, memory). */
+  systemCpu: number;
   /** Heap after a full garbage collection at the end of the window, bytes. */
   heapUsed: number;
   /** soundLocation events the simulators wrote in the window. */
@@ -67,6 +71,8 @@ export function fleetReport(samples: readonly FleetSample[], intervalMs: number)
     return [
       String(sample.size),
       percent(sample.cpu),
+      percent(sample.mainThreadCpu),
+      percent(sample.systemCpu),
       devices && base ? `${(perDevice(sample, base, (each) => each.cpu) * 100).toFixed(4)}%` : '-',
       devices ? `${((sample.cpu * 1e6) / sample.eventsPerSecond).toFixed(1)} µs` : '-',
       mib(sample.heapUsed),
@@ -94,6 +100,8 @@ export function fleetReport(samples: readonly FleetSample[], intervalMs: number)
       [
         'devices',
         'NR cpu',
+        'main thread',
+        'kernel',
         'cpu/device',
         'cpu/event',
         'heap after GC',
@@ -107,11 +115,12 @@ export function fleetReport(samples: readonly FleetSample[], intervalMs: number)
       rows,
     ),
     '',
-    '  NR cpu = share of one core over the window; per device = (size N - size 0) / N; cpu/event = the',
-    "  window's CPU / the soundLocation events the simulators wrote in it; events/device = fewest-most in",
-    '  the window; reconnects = devices whose stream was connected again in the window; requests/TLS',
-    '  connections = device requests and new connections the simulators accepted in the window (zone',
-    '  re-reads and the like, beside the events)',
+    '  NR cpu = share of one core over the window, all threads (main thread alone, and the kernel part',
+    "  of all, beside it); per device = (size N - size 0) / N; cpu/event = the window's CPU / the",
+    '  soundLocation events the simulators wrote in it; events/device = fewest-most in the window;',
+    '  reconnects = devices whose stream was connected again in the window; requests/TLS connections =',
+    '  device requests and new connections the simulators accepted in the window (zone re-reads and the',
+    '  like, beside the events)',
     '',
     formatTable(
       [

@@ -1,10 +1,10 @@
 /** Device simulators in a child process of their own, for benchmarks (see simulator-host.ts). */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { SimulatorOptions } from '../../src/simulator';
+import { procCpuSeconds } from './proc-cpu';
 
 export interface HostedSimulator {
   url: string;
@@ -51,20 +51,6 @@ function killRunning(): void {
   for (const child of running) child.kill('SIGKILL');
 }
 
-/** Clock ticks a second in /proc/<pid>/stat (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
-
-function processCpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may contain spaces.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 /** Starts `count` simulators (sharing one certificate) in one child process; resolves when all listen. */
 export async function startSimulatorProcess(
   count = 1,
@@ -108,7 +94,7 @@ export async function startSimulatorProcess(
     async reset() {
       await query('reset');
     },
-    cpuSeconds: () => processCpuSeconds(child.pid ?? 0),
+    cpuSeconds: () => procCpuSeconds(child.pid ?? 0),
     async stop() {
       running.delete(child);
       if (running.size === 0) process.off('exit', killRunning);
