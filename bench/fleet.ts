@@ -13,7 +13,6 @@
  * FLEET_WINDOW_SECONDS=30  FLEET_PER_PROCESS=50
  */
 
-import { readFileSync } from 'node:fs';
 import type { RecordedRequest, SimulatorCounters } from '../src/simulator/types';
 import { delay } from '../test/support/wait';
 import { stopAll } from './lib/cleanup';
@@ -32,7 +31,12 @@ import {
   type NodeRedStats,
   startBenchNodeRed,
 } from './lib/node-red-child';
-import { type HostedSimulator, type SimulatorProcess, startSimulatorProcess } from './lib/simulator-process';
+import {
+  type HostedSimulator,
+  type SimulatorProcess,
+  simulatorsCpuSeconds,
+  startSimulatorProcess,
+} from './lib/simulator-process';
 import { envNumber, formatTable, machineLine } from './lib/table';
 
 const SIZES = (process.env.FLEET_SIZES ?? '50,100,200')
@@ -83,23 +87,6 @@ function fleetFlow(simulators: readonly HostedSimulator[]): FlowNode[] {
     );
   });
   return flows;
-}
-
-/** CPU seconds (user + system) of a process so far, from /proc (Linux), or NaN elsewhere. */
-function processCpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may contain spaces.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return ticks / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-function simulatorsCpuSeconds(processes: readonly SimulatorProcess[]): number {
-  return processes.reduce((sum, child) => sum + processCpuSeconds(child.pid), 0);
 }
 
 async function measure(

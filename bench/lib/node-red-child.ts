@@ -5,13 +5,17 @@
  *
  * Every deployment gets a small stats tab beside the benchmark's flows: `GET /_bench/stats` answers
  * Node-RED's own `process.cpuUsage()` and `process.memoryUsage()` (after a full garbage collection with
- * `?gc=1`).
+ * `?gc=1`); `GET /_bench/profile?action=start|stop` starts V8's sampling CPU profiler in Node-RED's own
+ * thread (through an inspector session, so only the window between the two is profiled, not the start
+ * or the deploy) and stops it, answering the `.cpuprofile` JSON; `action=heap-start|heap-stop` does the
+ * same with V8's sampling heap profiler, answering the allocations still live, by where they were made.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchNodeRed, type NodeRedProcess } from '../../test/support/node-red-process';
 import { delay, probeUntil } from '../../test/support/wait';
+import type { CpuProfile, HeapProfileNode } from './cpu-profile';
 
 const projectRoot = path.resolve(__dirname, '..', '..');
 const redJs = path.join(projectRoot, 'node_modules', 'node-red', 'red.js');
@@ -22,6 +26,10 @@ export type FlowNode = Record<string, unknown> & { id: string; type: string };
 export interface NodeRedStats {
   /** Microseconds of CPU since Node-RED started (user + system), as `process.cpuUsage()`. */
   cpuMicros: number;
+  /** The part of `cpuMicros` spent in the kernel (system calls: sockets, memory). */
+  systemMicros: number;
+  /** Node-RED's process id: its main (JavaScript) thread has the same id (see proc-cpu.ts). */
+  pid: number;
   /** `process.hrtime` in ms, to divide CPU by the same clock. */
   atMs: number;
   rss: number;
@@ -37,11 +45,26 @@ export interface BenchNodeRed {
    */
   deploy(flows: FlowNode[]): Promise<void>;
   stats(options?: { gc?: boolean }): Promise<NodeRedStats>;
+  /** Starts the CPU profiler in Node-RED's thread; `stopProfile` ends it and answers the profile. */
+  startProfile(): Promise<void>;
+  stopProfile(): Promise<CpuProfile>;
+  /** Starts the sampling heap profiler; `stopHeapSampling` answers what is still live of the sampled. */
+  startHeapSampling(): Promise<void>;
+  stopHeapSampling(): Promise<HeapProfileNode>;
   output(): string;
   stop(): Promise<void>;
 }
 
 const STATS_TAB = 'bench-stats-tab';
+
+/**
+ * Between two samples of the CPU profiler, in µs. V8's default (1000) leaves few samples of a few µs per
+ * event; sampling faster costs Node-RED much more CPU (every 200 µs nearly tripled it).
+ */
+export const PROFILE_SAMPLING_MICROS = 500;
+
+/** Between two samples of the heap profiler, in bytes allocated on average (V8's default is 32 KiB). */
+const HEAP_SAMPLING_BYTES = 4096;
 
 /** The stats endpoint: built-in modules through the function node's `libs`, as a user could load them. */
 function statsFlow(): FlowNode[] {
@@ -58,9 +81,39 @@ function statsFlow(): FlowNode[] {
     'const [seconds, nanos] = proc.hrtime();',
     'msg.payload = {',
     '  cpuMicros: cpu.user + cpu.system,',
+    '  systemMicros: cpu.system,',
+    '  pid: proc.pid,',
     '  atMs: seconds * 1e3 + nanos / 1e6,',
     '  rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal, external: memory.external,',
     '};',
+    'return msg;',
+  ].join('\n');
+  const profile = [
+    "let session = context.get('session');",
+    'if (!session) {',
+    '  session = new inspector.Session();',
+    '  session.connect();',
+    "  context.set('session', session);",
+    '}',
+    'const post = (method, params) => new Promise((resolve, reject) =>',
+    '  session.post(method, params || {}, (error, result) => (error ? reject(error) : resolve(result))));',
+    'const action = msg.req.query.action;',
+    'msg.payload = {};',
+    "if (action === 'start') {",
+    "  await post('Profiler.enable');",
+    `  await post('Profiler.setSamplingInterval', { interval: ${PROFILE_SAMPLING_MICROS} });`,
+    "  await post('Profiler.start');",
+    "} else if (action === 'stop') {",
+    "  msg.payload = JSON.stringify((await post('Profiler.stop')).profile);",
+    "  await post('Profiler.disable');",
+    "} else if (action === 'heap-start') {",
+    "  await post('HeapProfiler.enable');",
+    `  await post('HeapProfiler.startSampling', { samplingInterval: ${HEAP_SAMPLING_BYTES} });`,
+    "} else if (action === 'heap-stop') {",
+    "  msg.payload = JSON.stringify((await post('HeapProfiler.getSamplingProfile')).profile.head);",
+    "  await post('HeapProfiler.stopSampling');",
+    "  await post('HeapProfiler.disable');",
+    '}',
     'return msg;',
   ].join('\n');
   return [
@@ -89,6 +142,25 @@ function statsFlow(): FlowNode[] {
       wires: [['bench-stats-out']],
     },
     { id: 'bench-stats-out', type: 'http response', z: STATS_TAB, statusCode: '', headers: {}, wires: [] },
+    {
+      id: 'bench-profile-in',
+      type: 'http in',
+      z: STATS_TAB,
+      url: '/_bench/profile',
+      method: 'get',
+      upload: false,
+      wires: [['bench-profile-run']],
+    },
+    {
+      id: 'bench-profile-run',
+      type: 'function',
+      z: STATS_TAB,
+      name: 'cpu profile',
+      func: profile,
+      outputs: 1,
+      libs: [{ var: 'inspector', module: 'inspector' }],
+      wires: [['bench-stats-out']],
+    },
   ];
 }
 
@@ -159,6 +231,18 @@ export async function startBenchNodeRed(settings: Record<string, unknown> = {}):
     },
     async stats(options = {}) {
       return (await getJson(`/_bench/stats${options.gc === true ? '?gc=1' : ''}`)) as NodeRedStats;
+    },
+    async startProfile() {
+      await getJson('/_bench/profile?action=start');
+    },
+    async stopProfile() {
+      return (await getJson('/_bench/profile?action=stop')) as CpuProfile;
+    },
+    async startHeapSampling() {
+      await getJson('/_bench/profile?action=heap-start');
+    },
+    async stopHeapSampling() {
+      return (await getJson('/_bench/profile?action=heap-stop')) as HeapProfileNode;
     },
     async stop() {
       try {

@@ -4,16 +4,51 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { SimulatorOptions } from '../../src/simulator';
+import { procCpuSeconds } from './proc-cpu';
 
 export interface HostedSimulator {
   url: string;
   fingerprint256: string;
 }
 
+/** One hosted simulator as `SimulatorProcess.stats()` reads it; records and counters since the last reset. */
+export interface HostedStats {
+  /** When the host read it (epoch ms), to divide by the simulators' own time. */
+  atMs: number;
+  openStreams: number;
+  /** Since the simulator started (a reset leaves it): compare two readings. */
+  soundLocationsWritten: number;
+  logins: number;
+  failedLogins: number;
+  rateLimited: number;
+  streamConnections: number;
+  /** Device requests since the last reset (streams included). */
+  requests: number;
+  /** TCP connections accepted since the simulator started (a reset leaves it). */
+  connections: number;
+  /** Arrival (epoch ms) of every login answered 200. */
+  loginTimes: number[];
+  /** Arrival (epoch ms) of every data stream accepted. */
+  dataStreamTimes: number[];
+}
+
 export interface SimulatorProcess {
   readonly simulators: HostedSimulator[];
   readonly pid: number;
+  /** Every simulator of the process, in the order of `simulators`. */
+  stats(): Promise<HostedStats[]>;
+  /** Records and counters of every simulator back to empty. */
+  reset(): Promise<void>;
+  /** CPU seconds (user + system) the process used so far, from /proc (Linux), or NaN elsewhere. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
+}
+
+/** Children still running, killed if the bench ends without stopping them (one listener for all). */
+const running = new Set<ChildProcess>();
+
+function killRunning(): void {
+  for (const child of running) child.kill('SIGKILL');
 }
 
 /** Starts `count` simulators (sharing one certificate) in one child process; resolves when all listen. */
@@ -27,8 +62,8 @@ export async function startSimulatorProcess(
     ['--require', 'tsx/cjs', host, String(count), JSON.stringify(options)],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
+  if (running.size === 0) process.once('exit', killRunning);
+  running.add(child);
   const exited = once(child, 'exit');
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const first = await Promise.race([
@@ -37,13 +72,32 @@ export async function startSimulatorProcess(
       throw new Error(`simulator process ended with ${String(code)} before it listened`);
     }),
   ]);
-  lines.close();
   const { simulators } = JSON.parse(first) as { simulators: HostedSimulator[] };
+  // The host answers its queries in order, one line each.
+  const waiting: Array<(line: string) => void> = [];
+  lines.on('line', (line) => waiting.shift()?.(line));
+  const query = (name: 'stats' | 'reset') =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      waiting.push((line) => {
+        const answer = JSON.parse(line) as Record<string, unknown>;
+        if (typeof answer.error === 'string') reject(new Error(answer.error));
+        else resolve(answer);
+      });
+      child.stdin?.write(`${name}\n`);
+    });
   return {
     simulators,
     pid: child.pid ?? 0,
+    async stats() {
+      return (await query('stats')).stats as HostedStats[];
+    },
+    async reset() {
+      await query('reset');
+    },
+    cpuSeconds: () => procCpuSeconds(child.pid ?? 0),
     async stop() {
-      process.off('exit', killOnExit);
+      running.delete(child);
+      if (running.size === 0) process.off('exit', killRunning);
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
       await exited;
@@ -62,4 +116,9 @@ export async function startSimulatorProcesses(
     processes.push(await startSimulatorProcess(Math.min(perProcess, total - started), options));
   }
   return processes;
+}
+
+/** CPU seconds all of `processes` used so far (see `SimulatorProcess.cpuSeconds`). */
+export function simulatorsCpuSeconds(processes: readonly SimulatorProcess[]): number {
+  return processes.reduce((sum, child) => sum + child.cpuSeconds(), 0);
 }

@@ -77,6 +77,11 @@ export abstract class SimulatorBase {
     return this.parts.streams.openCount;
   }
 
+  /** soundLocation events written to open streams since the start (one per stream and reading). */
+  get soundLocationsWritten(): number {
+    return this.parts.streams.soundLocationsWritten;
+  }
+
   setPassword(account: SimulatorAccount, password: string): void {
     if (account !== 'general' && account !== 'admin') throw new TypeError('account must be general or admin');
     if (typeof password !== 'string') throw new TypeError('password must be a string');

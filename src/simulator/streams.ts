@@ -45,6 +45,7 @@ export class EventStreams {
   #muted = false;
   #stalled = false;
   #backgroundNoise = 0;
+  #soundLocationsWritten = 0;
 
   constructor(timings: StreamTimings, talker: Talker, zones: () => unknown) {
     this.#timings = timings;
@@ -62,6 +63,11 @@ export class EventStreams {
 
   get stalled(): boolean {
     return this.#stalled;
+  }
+
+  /** soundLocation events written to streams since the start: benchmarks divide CPU by it. */
+  get soundLocationsWritten(): number {
+    return this.#soundLocationsWritten;
   }
 
   /** Answers `response` as an event stream of `kind` and keeps it open until the client or a control ends it. */
@@ -155,7 +161,11 @@ export class EventStreams {
     const step = this.#talker.next(zones);
     if (step === undefined) return;
     const reading = soundLocationReading(step.point, step.speaking, step.powerLevel, zones);
-    this.#broadcast((c) => c.kind === 'data' && c.events.has('soundLocation'), 'soundLocation', reading);
+    this.#soundLocationsWritten += this.#broadcast(
+      (c) => c.kind === 'data' && c.events.has('soundLocation'),
+      'soundLocation',
+      reading,
+    );
   }
 
   #metricsTick(): void {
@@ -188,14 +198,20 @@ export class EventStreams {
     return false;
   }
 
-  #broadcast(to: (connection: Connection) => boolean, event: string, data: string): void {
+  /** Returns how many streams the event was written to. */
+  #broadcast(to: (connection: Connection) => boolean, event: string, data: string): number {
     const text = frame(event, data);
-    for (const connection of this.#connections) if (to(connection)) this.#write(connection, text);
+    let written = 0;
+    for (const connection of this.#connections) {
+      if (to(connection) && this.#write(connection, text)) written += 1;
+    }
+    return written;
   }
 
-  #write(connection: Connection, text: string): void {
-    if (this.#stalled || connection.response.destroyed || connection.response.writableEnded) return;
+  #write(connection: Connection, text: string): boolean {
+    if (this.#stalled || connection.response.destroyed || connection.response.writableEnded) return false;
     connection.response.write(text);
+    return true;
   }
 }
 

@@ -210,6 +210,22 @@ describe('simulator: event streams', () => {
     await until(() => stream.events.length > 0, 'events after the stall');
   });
 
+  it('counts every soundLocation event it writes, once per stream', async () => {
+    const first = await open('/api/v1/data?events=soundLocation');
+    const second = await open(DATA_PATH);
+    const readings = () =>
+      [first, second].reduce(
+        (sum, stream) => sum + stream.events.filter((e) => e.event === 'soundLocation').length,
+        0,
+      );
+    await until(() => readings() >= 6, 'readings on both streams');
+    // Stalled, it writes no more: what both streams received catches up with the count.
+    simulator.stallStreams(true);
+    const written = simulator.soundLocationsWritten;
+    await until(() => readings() === written, 'every written reading received');
+    should(written).be.above(0);
+  });
+
   it('places, silences and walks the talker and mutes through the HTTP controls', async () => {
     should((await caller.control('PUT', 'talker', { x: 100, y: 2500 })).status).equal(200);
     should(simulator.getState().talker).equal('still');
