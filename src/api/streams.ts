@@ -205,10 +205,25 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
   #read(response: StreamResponse, connection: AbortController): Promise<DeviceError> {
     const { body } = response;
     let idle = false;
-    const idleTimer = setTimeout(() => {
-      idle = true;
-      connection.abort();
-    }, this.#idleTimeoutMs);
+    // Life is noted as a time, and the timer looks at it when it fires: moving a timer for every event of
+    // every stream costs more than the rest of the stream's bookkeeping.
+    let lastLifeAt = Date.now();
+    let idleTimer: NodeJS.Timeout;
+    const watchIdle = (delayMs: number): void => {
+      idleTimer = setTimeout(() => {
+        const now = Date.now();
+        // A clock set back makes the last life look future: it counts from now then.
+        if (lastLifeAt > now) lastLifeAt = now;
+        const silentMs = now - lastLifeAt;
+        if (silentMs < this.#idleTimeoutMs) {
+          watchIdle(this.#idleTimeoutMs - silentMs);
+          return;
+        }
+        idle = true;
+        connection.abort();
+      }, delayMs);
+    };
+    watchIdle(this.#idleTimeoutMs);
     // A connection that stays up this long has earned the short reconnect delay back.
     const healthy = setTimeout(() => {
       this.#failures = 0;
@@ -216,8 +231,9 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
     const reader = new SseReader({
       maxEventBytes: this.#maxEventBytes,
       onEvent: (event, data) => {
-        if (this.#aliveOnEventsOnly) idleTimer.refresh();
-        this.emit('event', { event, data: parseData(data), receivedAt: Date.now() });
+        const receivedAt = Date.now();
+        if (this.#aliveOnEventsOnly) lastLifeAt = receivedAt;
+        this.emit('event', { event, data: parseData(data), receivedAt });
       },
       onOversized: (name) => this.#warnOversized(name),
     });
@@ -245,7 +261,7 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
           end(new DeviceError('UNREACHABLE', `The event stream ${this.path} broke off: ${errorText(error)}`));
       };
       const onData = (chunk: Buffer | Uint8Array): void => {
-        if (!this.#aliveOnEventsOnly) idleTimer.refresh();
+        if (!this.#aliveOnEventsOnly) lastLifeAt = Date.now();
         try {
           reader.feed(chunk);
         } catch (error) {

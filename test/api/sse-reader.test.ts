@@ -55,3 +55,18 @@ describe('api/sse-reader: events from the bytes of a stream', () => {
     });
   }
 });
+
+describe('api/sse-reader: text', () => {
+  it('drops a byte order mark at the start of the stream, even when its bytes come apart', () => {
+    const stream = '\uFEFFevent: a\ndata: 1\n\n';
+    for (const cut of [1, 2, 3, 4]) should(read(stream, [cut]).events).eql([['a', '1']], `cut at ${cut}`);
+  });
+
+  it('reads a character whose bytes are split between chunks', () => {
+    const stream = 'event: a\ndata: "Besprechungsraum Süd ☕"\n\n';
+    const bytes = Buffer.from(stream, 'utf8');
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      should(read(stream, [cut]).events).eql([['a', '"Besprechungsraum Süd ☕"']], `cut at ${cut}`);
+    }
+  });
+});
