@@ -8,7 +8,7 @@ export interface StartupReading {
   startedMs: number;
   /** Devices with a data stream accepted since the deploy. */
   streaming: number;
-  /** Until the last device's first data stream was accepted. */
+  /** Until the last device's first data stream was accepted; not finite when some never streamed. */
   allStreamingMs: number;
   logins: number;
   /** The most logins answered within any one second (sliding). */
@@ -88,7 +88,7 @@ export function fleetReport(samples: readonly FleetSample[], intervalMs: number)
     String(size),
     seconds(startup.startedMs),
     `${startup.streaming}/${size}`,
-    seconds(startup.allStreamingMs),
+    Number.isFinite(startup.allStreamingMs) ? seconds(startup.allStreamingMs) : 'not all',
     String(startup.logins),
     String(startup.mostLoginsInASecond),
     seconds(startup.loginSpreadMs),
