@@ -99,6 +99,21 @@ async function readAll(processes: readonly SimulatorProcess[]): Promise<HostedSt
   return (await Promise.all(processes.map((child) => child.stats()))).flat();
 }
 
+/** Requests the simulators answered between two readings, by path, over all of them. */
+function requestsInWindow(
+  before: readonly HostedStats[],
+  after: readonly HostedStats[],
+): Map<string, number> {
+  const byPath = new Map<string, number>();
+  after.forEach((each, index) => {
+    for (const [path, count] of Object.entries(each.requestsByPath)) {
+      const earlier = before[index]?.requestsByPath[path] ?? 0;
+      if (count > earlier) byPath.set(path, (byPath.get(path) ?? 0) + count - earlier);
+    }
+  });
+  return byPath;
+}
+
 /** Deploys `size` rooms and waits until each of their devices has a data stream accepted. */
 async function deployAndStream(
   nodeRed: BenchNodeRed,
@@ -172,7 +187,7 @@ async function measureSize(
     eventsPerSecond,
     eventsPerDevice,
     reconnected: change((each) => each.streamConnections).filter((count) => count > 0).length,
-    requests: sum(change((each) => each.requests)),
+    requestsByPath: requestsInWindow(before.slice(0, size), after.slice(0, size)),
     connections: sum(change((each) => each.connections)),
     simulatorCores: (simulatorCpuAfter - simulatorCpuBefore) / seconds,
   };
