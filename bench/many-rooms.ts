@@ -32,6 +32,7 @@ import {
   summariseHeapProfile,
   summariseProfile,
 } from './lib/cpu-profile';
+import { mostWithin } from './lib/device-counters';
 import { pinnedDevice } from './lib/flows';
 import {
   type BenchNodeRed,
@@ -52,8 +53,8 @@ import {
 import { envNumber, envSizes, machineLine } from './lib/table';
 
 /** `1` or `cpu`: the CPU profiler through the window; `heap`: the sampling heap profiler from the deploy. */
-const PROFILE_KIND =
-  process.env.ROOMS_PROFILE === 'heap' ? 'heap' : process.env.ROOMS_PROFILE ? 'cpu' : undefined;
+const PROFILE_KINDS: Partial<Record<string, 'cpu' | 'heap'>> = { '1': 'cpu', cpu: 'cpu', heap: 'heap' };
+const PROFILE_KIND = PROFILE_KINDS[process.env.ROOMS_PROFILE ?? ''];
 const PROFILE = PROFILE_KIND !== undefined;
 const PROFILE_SIZE = envNumber('ROOMS_PROFILE_SIZE', 200);
 const SIZES = PROFILE ? [PROFILE_SIZE] : envSizes('ROOMS_SIZES', '200,500,1000');
@@ -98,16 +99,19 @@ async function readAll(processes: readonly SimulatorProcess[]): Promise<HostedSt
   return (await Promise.all(processes.map((child) => child.stats()))).flat();
 }
 
-/** The most of `times` (ms) within any `spanMs` (sliding). */
-function mostWithin(times: readonly number[], spanMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  let start = 0;
-  for (let end = 0; end < sorted.length; end++) {
-    while ((sorted[end] as number) - (sorted[start] as number) >= spanMs) start++;
-    most = Math.max(most, end - start + 1);
-  }
-  return most;
+/** Requests the simulators answered between two readings, by path, over all of them. */
+function requestsInWindow(
+  before: readonly HostedStats[],
+  after: readonly HostedStats[],
+): Map<string, number> {
+  const byPath = new Map<string, number>();
+  after.forEach((each, index) => {
+    for (const [path, count] of Object.entries(each.requestsByPath)) {
+      const earlier = before[index]?.requestsByPath[path] ?? 0;
+      if (count > earlier) byPath.set(path, (byPath.get(path) ?? 0) + count - earlier);
+    }
+  });
+  return byPath;
 }
 
 /** Deploys `size` rooms and waits until each of their devices has a data stream accepted. */
@@ -183,7 +187,7 @@ async function measureSize(
     eventsPerSecond,
     eventsPerDevice,
     reconnected: change((each) => each.streamConnections).filter((count) => count > 0).length,
-    requests: sum(change((each) => each.requests)),
+    requestsByPath: requestsInWindow(before.slice(0, size), after.slice(0, size)),
     connections: sum(change((each) => each.connections)),
     simulatorCores: (simulatorCpuAfter - simulatorCpuBefore) / seconds,
   };

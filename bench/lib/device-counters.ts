@@ -57,16 +57,24 @@ export function totalRequests(counters: SimulatorCounters): number {
   return Object.values(counters.requestsByPath).reduce((sum, count) => sum + count, 0);
 }
 
+/** The most of `times` (epoch ms, any order) within any `spanMs` (sliding). */
+export function mostWithin(times: readonly number[], spanMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  let start = 0;
+  for (let end = 0; end < sorted.length; end++) {
+    while ((sorted[end] as number) - (sorted[start] as number) >= spanMs) start++;
+    most = Math.max(most, end - start + 1);
+  }
+  return most;
+}
+
 /** The most requests that arrived within any one minute (sliding), from the arrival times. */
 export function peakPerMinute(requests: readonly RecordedRequest[]): number {
-  const times = requests.map((recorded) => recorded.time).sort((a, b) => a - b);
-  let peak = 0;
-  let start = 0;
-  for (let end = 0; end < times.length; end++) {
-    while ((times[end] as number) - (times[start] as number) >= 60_000) start++;
-    peak = Math.max(peak, end - start + 1);
-  }
-  return peak;
+  return mostWithin(
+    requests.map((recorded) => recorded.time),
+    60_000,
+  );
 }
 
 /** Closes the connections to the simulators; a later call opens new ones (benchmarks run in turn). */

@@ -8,7 +8,7 @@ export interface StartupReading {
   startedMs: number;
   /** Devices with a data stream accepted since the deploy. */
   streaming: number;
-  /** Until the last device's first data stream was accepted. */
+  /** Until the last device's first data stream was accepted; not finite when some never streamed. */
   allStreamingMs: number;
   logins: number;
   /** The most logins answered within any one second (sliding). */
@@ -37,8 +37,9 @@ export interface FleetSample {
   eventsPerDevice: number[];
   /** Devices whose simulator accepted a stream connection during the window. */
   reconnected: number;
-  /** Device requests (streams included) and TCP connections the simulators accepted in the window. */
-  requests: number;
+  /** Device requests the simulators answered in the window (streams included), by path. */
+  requestsByPath: Map<string, number>;
+  /** TCP connections the simulators accepted in the window. */
   connections: number;
   /** Cores the simulator processes used over the window. */
   simulatorCores: number;
@@ -56,6 +57,10 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const metOrMissed = (met: boolean) => (met ? 'met' : 'MISSED');
+
+function requestCount(sample: FleetSample): number {
+  return [...sample.requestsByPath.values()].reduce((sum, count) => sum + count, 0);
+}
 
 function perDevice(sample: FleetSample, base: FleetSample, value: (each: FleetSample) => number): number {
   return (value(sample) - value(base)) / sample.size;
@@ -80,7 +85,7 @@ export function fleetReport(samples: readonly FleetSample[], intervalMs: number)
       devices ? sample.eventsPerSecond.toFixed(0) : '-',
       devices ? `${Math.min(...events)}-${Math.max(...events)}` : '-',
       String(sample.reconnected),
-      devices ? `${sample.requests}/${sample.connections}` : '-',
+      devices ? `${requestCount(sample)}/${sample.connections}` : '-',
       sample.simulatorCores.toFixed(2),
     ];
   });
@@ -88,7 +93,7 @@ export function fleetReport(samples: readonly FleetSample[], intervalMs: number)
     String(size),
     seconds(startup.startedMs),
     `${startup.streaming}/${size}`,
-    seconds(startup.allStreamingMs),
+    Number.isFinite(startup.allStreamingMs) ? seconds(startup.allStreamingMs) : 'not all',
     String(startup.logins),
     String(startup.mostLoginsInASecond),
     seconds(startup.loginSpreadMs),
@@ -155,8 +160,14 @@ export function fleetReport(samples: readonly FleetSample[], intervalMs: number)
         (pace < PACE_KEPT
           ? ' - they fell behind: at this size the machine, not Node-RED alone, set the pace'
           : '') +
-        `; machine: Node-RED ${(sample.cpu).toFixed(2)} + simulators ${sample.simulatorCores.toFixed(2)} ` +
+        `; machine: Node-RED ${sample.cpu.toFixed(2)} + simulators ${sample.simulatorCores.toFixed(2)} ` +
         `of ${os.cpus().length} cores`,
+      `    requests in the window: ${
+        [...sample.requestsByPath.entries()]
+          .sort(([, a], [, b]) => b - a)
+          .map(([path, count]) => `${path} ${count}`)
+          .join(', ') || 'none'
+      }`,
     );
   }
   const goal = measured.find((sample) => sample.size === GOAL_DEVICES);

@@ -34,7 +34,7 @@ function statsOf(simulator: DeviceSimulator, atMs: number): HostedStats {
     failedLogins,
     rateLimited,
     streamConnections,
-    requests: Object.values(requestsByPath).reduce((sum, count) => sum + count, 0),
+    requestsByPath,
     connections: simulator.stats().connections,
     loginTimes,
     dataStreamTimes,

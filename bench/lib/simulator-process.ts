@@ -22,8 +22,8 @@ export interface HostedStats {
   failedLogins: number;
   rateLimited: number;
   streamConnections: number;
-  /** Device requests since the last reset (streams included). */
-  requests: number;
+  /** Device requests since the last reset (streams included), by path without the query. */
+  requestsByPath: Record<string, number>;
   /** TCP connections accepted since the simulator started (a reset leaves it). */
   connections: number;
   /** Arrival (epoch ms) of every login answered 200. */
