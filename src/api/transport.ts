@@ -6,7 +6,7 @@ import { DeviceConnections } from './connections';
 import { clientClosedError, errorFromTransport, safeCause } from './errors';
 import { redact } from './redact';
 import { timeoutText } from './settings-rules';
-import { createPinningConnector } from './tls';
+import { createPinningConnector, unverifiedSecureContext } from './tls';
 import type { HttpMethod, TlsOptions } from './types';
 
 /**
@@ -87,7 +87,11 @@ export class DeviceTransport {
       connect =
         tls.mode === 'ca'
           ? { ca: tls.ca, rejectUnauthorized: true, timeout: this.#timeoutMs }
-          : { rejectUnauthorized: false, timeout: this.#timeoutMs };
+          : {
+              rejectUnauthorized: false,
+              timeout: this.#timeoutMs,
+              secureContext: unverifiedSecureContext(),
+            };
       this.#pinned = () => undefined;
     }
     this.#connections = new DeviceConnections(this.baseUrl, {
