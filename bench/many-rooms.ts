@@ -11,13 +11,18 @@
  * tab) is the baseline: per device = (size N - size 0) / N. CPU per event = the window's CPU / events.
  * Goals at 1,000 devices: under 25% of one core, under 64 KiB of heap per device.
  *
+ * Baseline, after each size: Node-RED lets go of the devices and a process of its own holds the same
+ * devices' data streams with undici and eventsource-parser alone (bench/lib/raw-streams-host.ts); its CPU
+ * per event over the same window, beside the package's, tells the package's share from what TLS, HTTP and
+ * SSE cost any client on this machine.
+ *
  * ROOMS_PROFILE=1 measures one size (ROOMS_PROFILE_SIZE, 200) with V8's CPU profiler running in Node-RED
  * through the window, and prints where the time goes per event (bench/lib/cpu-profile.ts);
  * ROOMS_PROFILE=heap runs V8's sampling heap profiler from the deploy to the end of settling instead, and
  * prints which code allocated what each device still holds.
  *
  * Reproduce: npm run build && node --require tsx/cjs bench/run.ts many-rooms
- * Overridable: ROOMS_SIZES=200,500,1000 ROOMS_SETTLE_SECONDS=10 ROOMS_WINDOW_SECONDS=30
+ * Overridable: ROOMS_SIZES=200,500,1000 ROOMS_SETTLE_SECONDS=10 ROOMS_WINDOW_SECONDS=60 ROOMS_BASELINE=0
  * ROOMS_WARMUP_SECONDS=10 ROOMS_STREAMING_TIMEOUT_SECONDS=180 ROOMS_PROFILE=1 ROOMS_PROFILE_SIZE=200
  * ROOMS_PROFILE_FILE=/tmp/rooms.cpuprofile (keeps the profile; .heapprofile for heap)
  */
@@ -42,6 +47,7 @@ import {
   startBenchNodeRed,
 } from './lib/node-red-child';
 import { procCpuSeconds } from './lib/proc-cpu';
+import { startRawStreams } from './lib/raw-streams';
 import { type FleetSample, fleetReport, type StartupReading } from './lib/rooms-report';
 import {
   type HostedSimulator,
@@ -50,7 +56,7 @@ import {
   simulatorsCpuSeconds,
   startSimulatorProcess,
 } from './lib/simulator-process';
-import { envNumber, envSizes, machineLine } from './lib/table';
+import { envNumber, envSizes, formatTable, machineLine } from './lib/table';
 
 /** `1` or `cpu`: the CPU profiler through the window; `heap`: the sampling heap profiler from the deploy. */
 const PROFILE_KINDS: Partial<Record<string, 'cpu' | 'heap'>> = { '1': 'cpu', cpu: 'cpu', heap: 'heap' };
@@ -59,11 +65,13 @@ const PROFILE = PROFILE_KIND !== undefined;
 const PROFILE_SIZE = envNumber('ROOMS_PROFILE_SIZE', 200);
 const SIZES = PROFILE ? [PROFILE_SIZE] : envSizes('ROOMS_SIZES', '200,500,1000');
 const SETTLE_SECONDS = envNumber('ROOMS_SETTLE_SECONDS', 10);
-/** 30 s: each device's zones are read again every 30 s (a TLS connection each), once per window. */
-const WINDOW_SECONDS = envNumber('ROOMS_WINDOW_SECONDS', 30);
+/** 60 s: each device's state is read again once a minute (a TLS connection each), once per window. */
+const WINDOW_SECONDS = envNumber('ROOMS_WINDOW_SECONDS', 60);
 const WARMUP_SECONDS = envNumber('ROOMS_WARMUP_SECONDS', 10);
 const STREAMING_TIMEOUT_SECONDS = envNumber('ROOMS_STREAMING_TIMEOUT_SECONDS', 180);
 const PER_PROCESS = 50;
+/** ROOMS_BASELINE=0 leaves the raw baseline out (it doubles the run). */
+const NO_BASELINE = process.env.ROOMS_BASELINE === '0';
 const READING_INTERVAL_MS = 200;
 const PASSWORD = 'bench-rooms-password';
 const TAB = 'rooms-tab';
@@ -194,6 +202,86 @@ async function measureSize(
   return { sample, ...(profile && { profile }), ...(heap && { heap }) };
 }
 
+/** The baseline at one size: undici and eventsource-parser alone holding the same devices' data streams. */
+interface RawSample {
+  size: number;
+  cpu: number;
+  events: number;
+  broken: number;
+}
+
+async function measureRaw(
+  nodeRed: BenchNodeRed,
+  processes: readonly SimulatorProcess[],
+  simulators: readonly HostedSimulator[],
+): Promise<RawSample> {
+  // Node-RED lets go of every device first, so that the simulators serve the baseline alone.
+  await nodeRed.deploy([]);
+  const raw = await startRawStreams(
+    simulators.map((simulator) => simulator.url),
+    PASSWORD,
+  );
+  try {
+    await delay(SETTLE_SECONDS * 1000);
+    const [before, first] = await Promise.all([readAll(processes), raw.stats()]);
+    const cpuBefore = raw.cpuSeconds();
+    const startedAt = Date.now();
+    await delay(WINDOW_SECONDS * 1000);
+    const [after, last] = await Promise.all([readAll(processes), raw.stats()]);
+    const seconds = (Date.now() - startedAt) / 1000;
+    const written = after
+      .slice(0, simulators.length)
+      .reduce(
+        (sum, each, index) =>
+          sum + each.soundLocationsWritten - (before[index] as HostedStats).soundLocationsWritten,
+        0,
+      );
+    return {
+      size: simulators.length,
+      cpu: (raw.cpuSeconds() - cpuBefore) / seconds,
+      events: written,
+      broken: last.broken - first.broken,
+    };
+  } finally {
+    await raw.stop();
+  }
+}
+
+function rawReport(samples: readonly FleetSample[], raws: readonly RawSample[]): string {
+  const rows = raws.map((raw) => {
+    const sample = samples.find((each) => each.size === raw.size);
+    const rawPerEvent = (raw.cpu * WINDOW_SECONDS * 1e6) / raw.events;
+    const packagePerEvent =
+      sample === undefined ? Number.NaN : (sample.cpu * WINDOW_SECONDS * 1e6) / sample.events;
+    return [
+      String(raw.size),
+      `${(raw.cpu * 100).toFixed(1)}%`,
+      `${rawPerEvent.toFixed(1)} µs`,
+      sample === undefined ? '-' : `${(sample.cpu * 100).toFixed(1)}%`,
+      `${packagePerEvent.toFixed(1)} µs`,
+      `${(packagePerEvent / rawPerEvent).toFixed(2)}x`,
+      String(raw.broken),
+    ];
+  });
+  return [
+    '',
+    "  baseline: the same devices' data streams held by undici + eventsource-parser alone in a process of its own",
+    '  (a login and a stream per device, JSON.parse of every reading; no Node-RED, no change stream, no zones)',
+    formatTable(
+      [
+        'devices',
+        'raw cpu',
+        'raw cpu/event',
+        'package cpu',
+        'package cpu/event',
+        'package/raw',
+        'raw streams ended',
+      ],
+      rows,
+    ),
+  ].join('\n');
+}
+
 async function startSimulators(count: number): Promise<SimulatorProcess[]> {
   const options = { passwords: { general: PASSWORD }, soundLocationIntervalMs: READING_INTERVAL_MS };
   return Promise.all(
@@ -249,12 +337,16 @@ export async function run(): Promise<void> {
     await delay(WARMUP_SECONDS * 1000);
     const samples: FleetSample[] = [];
     let last: Awaited<ReturnType<typeof measureSize>> | undefined;
+    const raws: RawSample[] = [];
     for (const size of PROFILE ? SIZES : [0, ...SIZES]) {
       last = await measureSize(nodeRed, processes, simulators.slice(0, size));
       samples.push(last.sample);
+      if (!PROFILE && !NO_BASELINE && size > 0)
+        raws.push(await measureRaw(nodeRed, processes, simulators.slice(0, size)));
     }
     await nodeRed.deploy([]);
     console.log(fleetReport(samples, READING_INTERVAL_MS));
+    if (raws.length > 0) console.log(rawReport(samples, raws));
     if (last !== undefined) printProfiles(last);
     console.log(`  ${machineLine()}`);
     console.log('  reproduce: npm run build && node --require tsx/cjs bench/run.ts many-rooms');

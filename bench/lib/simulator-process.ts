@@ -1,9 +1,7 @@
 /** Device simulators in a child process of their own, for benchmarks (see simulator-host.ts). */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import type { SimulatorOptions } from '../../src/simulator';
+import { startLineChild } from './line-child';
 import { procCpuSeconds } from './proc-cpu';
 
 export interface HostedSimulator {
@@ -44,64 +42,25 @@ export interface SimulatorProcess {
   stop(): Promise<void>;
 }
 
-/** Children still running, killed if the bench ends without stopping them (one listener for all). */
-const running = new Set<ChildProcess>();
-
-function killRunning(): void {
-  for (const child of running) child.kill('SIGKILL');
-}
-
 /** Starts `count` simulators (sharing one certificate) in one child process; resolves when all listen. */
 export async function startSimulatorProcess(
   count = 1,
   options: SimulatorOptions = {},
 ): Promise<SimulatorProcess> {
   const host = path.join(__dirname, 'simulator-host.ts');
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--require', 'tsx/cjs', host, String(count), JSON.stringify(options)],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  if (running.size === 0) process.once('exit', killRunning);
-  running.add(child);
-  const exited = once(child, 'exit');
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const first = await Promise.race([
-    once(lines, 'line').then(([line]) => String(line)),
-    exited.then(([code]) => {
-      throw new Error(`simulator process ended with ${String(code)} before it listened`);
-    }),
-  ]);
-  const { simulators } = JSON.parse(first) as { simulators: HostedSimulator[] };
-  // The host answers its queries in order, one line each.
-  const waiting: Array<(line: string) => void> = [];
-  lines.on('line', (line) => waiting.shift()?.(line));
-  const query = (name: 'stats' | 'reset') =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      waiting.push((line) => {
-        const answer = JSON.parse(line) as Record<string, unknown>;
-        if (typeof answer.error === 'string') reject(new Error(answer.error));
-        else resolve(answer);
-      });
-      child.stdin?.write(`${name}\n`);
-    });
+  const child = await startLineChild(host, [String(count), JSON.stringify(options)], 'simulator process');
+  const simulators = child.ready.simulators as HostedSimulator[];
   return {
     simulators,
-    pid: child.pid ?? 0,
+    pid: child.pid,
     async stats() {
-      return (await query('stats')).stats as HostedStats[];
+      return (await child.query('stats')).stats as HostedStats[];
     },
     async reset() {
-      await query('reset');
+      await child.query('reset');
     },
-    cpuSeconds: () => procCpuSeconds(child.pid ?? 0),
-    async stop() {
-      running.delete(child);
-      if (running.size === 0) process.off('exit', killRunning);
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      await exited;
-    },
+    cpuSeconds: () => procCpuSeconds(child.pid),
+    stop: () => child.stop(),
   };
 }
 

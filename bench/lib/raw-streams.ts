@@ -1,0 +1,25 @@
+/** The many-rooms baseline in a child process of its own (see raw-streams-host.ts). */
+import path from 'node:path';
+import { startLineChild } from './line-child';
+import { procCpuSeconds } from './proc-cpu';
+
+export interface RawStreams {
+  readonly pid: number;
+  /** soundLocation readings parsed so far, and streams that ended. */
+  stats(): Promise<{ events: number; broken: number }>;
+  /** CPU seconds (user + system) the process used so far, from /proc. */
+  cpuSeconds(): number;
+  stop(): Promise<void>;
+}
+
+/** Opens one raw data stream per device URL; resolves once every one is open. */
+export async function startRawStreams(urls: readonly string[], password: string): Promise<RawStreams> {
+  const host = path.join(__dirname, 'raw-streams-host.ts');
+  const child = await startLineChild(host, [JSON.stringify({ urls, password })], 'raw streams process');
+  return {
+    pid: child.pid,
+    stats: async () => (await child.query('stats')) as { events: number; broken: number },
+    cpuSeconds: () => procCpuSeconds(child.pid),
+    stop: () => child.stop(),
+  };
+}
