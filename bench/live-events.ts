@@ -4,11 +4,13 @@
  *
  * 1. Latency. Simulators and Node-RED 4.1 in this process (one clock): a simulator writes a change event
  *    carrying `performance.now()`; a device events node (events: changes, every event) sends it on; the
- *    time until that message reaches the next node is one sample. Baseline in the same run: the same
+ *    time until that message reaches the next node is one sample. Baselines in the same run: the same
  *    events read by undici and eventsource-parser alone (what a hand-written client would do), on a
- *    stream of its own. Two ways (see `LatencyMode`): in turn, each side with its own simulator and the
- *    probes alternating between them, and on the same event, one simulator writing each probe to both
- *    streams. 50 probes a second a side; p50 and p99 of each, and their ratio.
+ *    stream of its own, and that reader inside Node-RED, sending each event through a bench-only node
+ *    (bench/lib/nodes/bench-raw-events.js): what Node-RED's delivery costs any node. Two ways (see
+ *    `LatencyMode`): in turn, each side with its own simulator and the probes going to one after the
+ *    other, and on the same event (package and raw), one simulator writing each probe to both streams.
+ *    50 probes a second a side; p50 and p99 of each, and their ratios.
  * 2. Many devices. One Node-RED in a child process with N device config nodes, each with a device events
  *    node (soundLocation, rate 5, wired to nothing), against N simulators in child processes of their own
  *    (50 per process) whose talkers send a reading every 200 ms. After settling: the share of one core
@@ -52,7 +54,7 @@ const ms = (value: number) => `${value.toFixed(3)} ms`;
 /** The baseline reader: one SSE stream read by undici and eventsource-parser, nothing else. */
 async function rawStream(
   simulator: DeviceSimulator,
-  onProbe: (sentAt: number) => void,
+  onEvent: (name: string, data: unknown) => void,
 ): Promise<() => Promise<void>> {
   const agent = new Agent({ connect: { rejectUnauthorized: false } });
   const headers = { 'Vendor-Client-Id': 'bench-raw', 'Vendor-Client-Version': '1.0.0' };
@@ -70,9 +72,7 @@ async function rawStream(
     headers: { ...headers, accept: 'text/event-stream', authorization: `Vendor ${authParameters}` },
   });
   const parser = createParser({
-    onEvent: (event) => {
-      if (event.event === PROBE_EVENT) onProbe((JSON.parse(event.data) as { sentAt: number }).sentAt);
-    },
+    onEvent: (event) => onEvent(event.event ?? 'message', JSON.parse(event.data)),
   });
   const reading = (async () => {
     try {
@@ -89,35 +89,60 @@ async function rawStream(
 }
 
 /**
- * How the two sides meet the probes. `in turn`: each side has a simulator of its own and the probes
- * alternate between them, so each event is read while nothing else runs. `same event`: one simulator
- * writes each probe to both streams at once; whichever side's socket is read second waits for the
- * first, and the package's message, delivered by Node-RED in a later turn of the event loop, also waits
- * for the raw side's reading.
+ * How the sides meet the probes. `in turn`: each side has a simulator of its own and the probes go to
+ * one after the other, so each event is read while nothing else runs. `same event`: one simulator writes
+ * each probe to the package's and the raw stream at once; whichever side's socket is read second waits
+ * for the first, and the package's message, delivered by Node-RED in a later turn of the event loop,
+ * also waits for the raw side's reading.
  */
 type LatencyMode = 'in turn' | 'same event';
 
+/** The sides: the package, the raw reader sending through a bench-only node, and the raw reader alone. */
+type Side = 'package' | 'raw in Node-RED' | 'raw';
+
+const SIDE_LABELS: Readonly<Record<Side, string>> = {
+  package: 'package (device events node)',
+  'raw in Node-RED': 'raw in Node-RED (bench-only node)',
+  raw: 'raw (undici + eventsource-parser)',
+};
+
 interface LatencyResult {
   mode: LatencyMode;
-  packageMs: number[];
-  rawMs: number[];
+  latencies: Map<Side, number[]>;
 }
+
+const sentAtOf = (name: string, data: unknown): number | undefined =>
+  name === PROBE_EVENT ? (data as { sentAt: number }).sentAt : undefined;
 
 async function latency(mode: LatencyMode): Promise<LatencyResult> {
   const options = { port: 0, passwords: { general: PASSWORD }, talker: 'off' } as const;
-  const simulator = await startSimulator(options);
-  const rawSimulator = mode === 'in turn' ? await startSimulator(options) : simulator;
-  const nodeRed = await startEmbeddedNodeRed();
-  const packageLatencies: number[] = [];
-  const rawLatencies: number[] = [];
-  let stopRaw: (() => Promise<void>) | undefined;
+  const shared = await startSimulator(options);
+  const sides: Side[] = mode === 'in turn' ? ['package', 'raw in Node-RED', 'raw'] : ['package', 'raw'];
+  const simulators = new Map<Side, DeviceSimulator>([['package', shared]]);
+  for (const side of sides.slice(1)) {
+    simulators.set(side, mode === 'in turn' ? await startSimulator(options) : shared);
+  }
+  const latencies = new Map<Side, number[]>(sides.map((side) => [side, []]));
+  const record = (side: Side, sentAt: number | undefined) => {
+    if (sentAt !== undefined) latencies.get(side)?.push(performance.now() - sentAt);
+  };
+  const stops: Array<() => Promise<void>> = [];
+  const inNodeRed = simulators.get('raw in Node-RED');
+  const nodeRed = await startEmbeddedNodeRed({
+    settings: {
+      benchRawEvents: (send: (name: string, data: unknown) => void) => {
+        if (inNodeRed !== undefined) void rawStream(inNodeRed, send).then((stop) => stops.push(stop));
+      },
+    },
+  });
   try {
     const tab = 'live-latency-tab';
+    const packageSimulator = simulators.get('package') as DeviceSimulator;
     await nodeRed.deploy([
       { id: tab, type: 'tab', label: 'latency' },
       pinnedDevice(
         'live-device',
-        { url: simulator.url, fingerprint256: simulator.fingerprint256 },
+        { url: packageSimulator.url, fingerprint256: packageSimulator.fingerprint256 },
         { credentials: { password: PASSWORD } },
       ),
       {
@@ -131,57 +156,71 @@ async function latency(mode: LatencyMode): Promise<LatencyResult> {
         wires: [['live-sink']],
       },
       inactiveDebug('live-sink', tab),
+      ...(inNodeRed === undefined
+        ? []
+        : [
+            { id: 'raw-events', type: 'bench-raw-events', z: tab, wires: [['raw-sink']] },
+            inactiveDebug('raw-sink', tab),
+          ]),
     ]);
-    nodeRed.onMessage('live-sink', (msg) => {
-      if (msg.event !== PROBE_EVENT) return;
-      packageLatencies.push(performance.now() - (msg.payload as { sentAt: number }).sentAt);
-    });
-    stopRaw = await rawStream(rawSimulator, (sentAt) => rawLatencies.push(performance.now() - sentAt));
+    nodeRed.onMessage('live-sink', (msg) => record('package', sentAtOf(String(msg.event), msg.payload)));
+    nodeRed.onMessage('raw-sink', (msg) =>
+      record('raw in Node-RED', sentAtOf(String(msg.event), msg.payload)),
+    );
+    stops.push(
+      await rawStream(simulators.get('raw') as DeviceSimulator, (name, data) =>
+        record('raw', sentAtOf(name, data)),
+      ),
+    );
+    const distinct = [...new Set(simulators.values())];
     const deadline = Date.now() + 10_000;
-    const streams = () =>
-      mode === 'in turn' ? simulator.openStreams + rawSimulator.openStreams : simulator.openStreams;
-    while (streams() < 2 && Date.now() < deadline) await delay(20);
-    const gapMs = 1000 / PROBES_PER_SECOND / (mode === 'in turn' ? 2 : 1);
+    const open = () => distinct.reduce((sum, simulator) => sum + simulator.openStreams, 0);
+    while (open() < sides.length && Date.now() < deadline) await delay(20);
+    const gapMs = 1000 / PROBES_PER_SECOND / distinct.length;
     const probe = async (index: number) => {
-      simulator.emitChange(PROBE_EVENT, { sentAt: performance.now(), probe: index });
-      await delay(gapMs);
-      if (mode !== 'in turn') return;
-      rawSimulator.emitChange(PROBE_EVENT, { sentAt: performance.now(), probe: index });
-      await delay(gapMs);
+      for (const simulator of distinct) {
+        simulator.emitChange(PROBE_EVENT, { sentAt: performance.now(), probe: index });
+        await delay(gapMs);
+      }
     };
     // A warm-up the results leave out.
     for (let warm = 0; warm < 100; warm++) await probe(warm);
     await delay(200);
-    packageLatencies.length = 0;
-    rawLatencies.length = 0;
+    for (const values of latencies.values()) values.length = 0;
     for (let index = 0; index < PROBES; index++) await probe(index);
     await delay(500);
   } finally {
-    await stopRaw?.();
+    for (const stop of stops) await stop();
     await nodeRed.stop();
-    await simulator.close();
-    if (rawSimulator !== simulator) await rawSimulator.close();
+    for (const simulator of new Set(simulators.values())) await simulator.close();
   }
-  return { mode, packageMs: packageLatencies, rawMs: rawLatencies };
+  return { mode, latencies };
 }
 
 function latencyLines(results: readonly LatencyResult[]): string[] {
   const rows: string[][] = [];
   const ratios: string[] = [];
-  for (const { mode, packageMs, rawMs } of results) {
-    const [p50, p99] = [percentile(packageMs, 0.5), percentile(packageMs, 0.99)];
-    const [rawP50, rawP99] = [percentile(rawMs, 0.5), percentile(rawMs, 0.99)];
-    rows.push(
-      [mode, 'package (device events node)', String(packageMs.length), ms(p50), ms(p99)],
-      [mode, 'raw (undici + eventsource-parser)', String(rawMs.length), ms(rawP50), ms(rawP99)],
-    );
-    const goal = mode === 'in turn' ? ` (goal p99 <= 1.3x: ${p99 / rawP99 <= 1.3 ? 'met' : 'missed'})` : '';
+  for (const { mode, latencies } of results) {
+    const p = (side: Side, share: number) => percentile(latencies.get(side) ?? [], share);
+    for (const [side, values] of latencies) {
+      rows.push([mode, SIDE_LABELS[side], String(values.length), ms(p(side, 0.5)), ms(p(side, 0.99))]);
+    }
+    const ratio = (side: Side, share: number) => (p(side, share) / p('raw', share)).toFixed(2);
+    const goal =
+      mode === 'in turn'
+        ? ` (goal p99 <= 1.3x: ${p('package', 0.99) / p('raw', 0.99) <= 1.3 ? 'met' : 'missed'})`
+        : '';
     ratios.push(
-      `  package/raw, ${mode}: p50 ${(p50 / rawP50).toFixed(2)}x, p99 ${(p99 / rawP99).toFixed(2)}x${goal}`,
+      `  package/raw, ${mode}: p50 ${ratio('package', 0.5)}x, p99 ${ratio('package', 0.99)}x${goal}`,
     );
+    if (latencies.has('raw in Node-RED')) {
+      ratios.push(
+        `  raw in Node-RED/raw, ${mode}: p50 ${ratio('raw in Node-RED', 0.5)}x, p99 ${ratio('raw in Node-RED', 0.99)}x (what Node-RED's delivery costs any node)`,
+      );
+    }
   }
   return [
-    `latency: device writes an event -> the device events node's message reaches the next node (${PROBES} probes a side, ${PROBES_PER_SECOND}/s a side)`,
+    `latency: device writes an event -> the node's message reaches the next node (${PROBES} probes a side, ${PROBES_PER_SECOND}/s a side)`,
     formatTable(['probes', 'side', 'events', 'p50', 'p99'], rows),
     ...ratios,
   ];
