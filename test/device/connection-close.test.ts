@@ -1,0 +1,56 @@
+import should from 'should';
+import { setLoginPace, waitingLogins } from '../../src/api/login-pacer';
+import { deviceSettingsFromProperties } from '../../src/api/settings';
+import { DeviceConnection } from '../../src/device/connection';
+import { FilePinStorage } from '../../src/device/pin-storage';
+import { type DeviceSimulator, startSimulator } from '../../src/simulator';
+import { until } from '../support/wait';
+
+const PASSWORD = 'Close-Test-Pw-1';
+
+describe('device/connection: closing', () => {
+  let sim: DeviceSimulator;
+  const connections: DeviceConnection[] = [];
+
+  beforeEach(async () => {
+    sim = await startSimulator({ port: 0, passwords: { general: PASSWORD } });
+    // One login a second: a second connection's login waits for its turn.
+    setLoginPace({ perSecond: 1 });
+  });
+  afterEach(async () => {
+    setLoginPace();
+    await Promise.all(connections.splice(0).map((connection) => connection.close()));
+    await sim.close();
+  });
+
+  function connect(): DeviceConnection {
+    const connection = new DeviceConnection({
+      owner: `device-${connections.length}`,
+      settings: deviceSettingsFromProperties({
+        host: '127.0.0.1',
+        port: sim.port,
+        tls: 'insecure',
+        vendor: sim.vendor,
+      }),
+      password: PASSWORD,
+      // Unused with tls insecure; a path nobody writes.
+      pins: new FilePinStorage('/nonexistent/pins.json'),
+      streamIdleTimeoutMs: 30_000,
+    });
+    connections.push(connection);
+    return connection;
+  }
+
+  it('ends a stream whose login waits for its turn without logging in (a redeploy of many devices)', async () => {
+    connect().subscribeStream('data', { onEvent: () => {} });
+    await until(() => sim.openStreams === 1, 'the first connection streaming');
+    const waiting = connect();
+    waiting.subscribeStream('data', { onEvent: () => {} });
+    await until(() => waitingLogins() === 1, "the second connection's login waiting for its turn");
+    const closed = waiting.close();
+    // The turn leaves the queue at once, not when it would have come.
+    should(waitingLogins()).equal(0);
+    await closed;
+    should(sim.counters.logins).equal(1);
+  });
+});
