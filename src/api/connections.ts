@@ -28,39 +28,25 @@ export class DeviceConnections {
   }
 
   /** One request on the least busy request connection; it counts as busy until its body is done. */
-  async request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+  request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
     const client = this.#leastBusy();
     this.#requests.set(client, (this.#requests.get(client) ?? 0) + 1);
     const done = (): void => {
       const busy = this.#requests.get(client);
       if (busy !== undefined) this.#requests.set(client, busy - 1);
     };
-    try {
-      const response = await client.request(options);
-      response.body.once('close', done);
-      return response;
-    } catch (error) {
-      done();
-      throw error;
-    }
+    return this.#requestOn(client, options, done);
   }
 
   /** A long-lived request (an event stream) on a connection of its own, closed when its body closes. */
-  async stream(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+  stream(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
     const client = this.#client();
     this.#streams.add(client);
     const end = (): void => {
       this.#streams.delete(client);
       void client.destroy().catch(() => undefined);
     };
-    try {
-      const response = await client.request(options);
-      response.body.once('close', end);
-      return response;
-    } catch (error) {
-      end();
-      throw error;
-    }
+    return this.#requestOn(client, options, end);
   }
 
   /** Ends every connection and every request and stream on them. */
@@ -69,6 +55,22 @@ export class DeviceConnections {
     this.#requests.clear();
     this.#streams.clear();
     await Promise.all(clients.map((client) => client.destroy().catch(() => undefined)));
+  }
+
+  /** `finished` runs once the answer's body has closed, or at once when the request fails. */
+  async #requestOn(
+    client: Client,
+    options: Dispatcher.RequestOptions,
+    finished: () => void,
+  ): Promise<Dispatcher.ResponseData> {
+    try {
+      const response = await client.request(options);
+      response.body.once('close', finished);
+      return response;
+    } catch (error) {
+      finished();
+      throw error;
+    }
   }
 
   #leastBusy(): Client {
