@@ -34,7 +34,8 @@ export interface SessionOptions {
  * The login: one `authParameters` per device and account, held in memory only. Logins are single-flight
  * (concurrent callers share one), take turns with every other client's in the process (./login-pacer),
  * and wait after a refused password (1 s, doubling up to the cap) and after tokens the device refuses
- * right after issuing them, so neither a wrong password nor a confused device is flooded with logins. Re-login after a 401 is the caller's call: `forget` the token.
+ * right after issuing them, so neither a wrong password nor a confused device is flooded with logins.
+ * Re-login after a 401 is the caller's call: `forget` the token.
  */
 export class Session {
   readonly account: Account;
