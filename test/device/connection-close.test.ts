@@ -1,10 +1,9 @@
 import should from 'should';
 import { setLoginPace, waitingLogins } from '../../src/api/login-pacer';
-import { deviceSettingsFromProperties } from '../../src/api/settings';
-import { DeviceConnection } from '../../src/device/connection';
-import { FilePinStorage } from '../../src/device/pin-storage';
+import type { DeviceConnection } from '../../src/device/connection';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
 import { until } from '../support/wait';
+import { connectTo } from './connect';
 
 const PASSWORD = 'Close-Test-Pw-1';
 
@@ -24,19 +23,7 @@ describe('device/connection: closing', () => {
   });
 
   function connect(): DeviceConnection {
-    const connection = new DeviceConnection({
-      owner: `device-${connections.length}`,
-      settings: deviceSettingsFromProperties({
-        host: '127.0.0.1',
-        port: sim.port,
-        tls: 'insecure',
-        vendor: sim.vendor,
-      }),
-      password: PASSWORD,
-      // Unused with tls insecure; a path nobody writes.
-      pins: new FilePinStorage('/nonexistent/pins.json'),
-      streamIdleTimeoutMs: 30_000,
-    });
+    const connection = connectTo(sim, { owner: `device-${connections.length}`, password: PASSWORD });
     connections.push(connection);
     return connection;
   }

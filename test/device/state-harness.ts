@@ -1,11 +1,10 @@
 /** A device connection to the simulator and a recording subscriber, for the device state tests. */
-import { deviceSettingsFromProperties } from '../../src/api/settings';
 import type { GroupState, StateGroupName, StateGroups } from '../../src/control';
-import { DeviceConnection, type DeviceConnectionOptions } from '../../src/device/connection';
-import { FilePinStorage } from '../../src/device/pin-storage';
+import type { DeviceConnection, DeviceConnectionOptions } from '../../src/device/connection';
 import type { DeviceState } from '../../src/device/state';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
 import { until } from '../support/wait';
+import { connectTo } from './connect';
 
 export const PASSWORD = 'State-Test-Pw-1';
 
@@ -58,19 +57,9 @@ export function useStateHarness(simulatorOptions: SimulatorOptions = {}) {
   const harness = {
     sim: undefined as unknown as DeviceSimulator,
     connect(options: StateOptions & { account?: 'general' | 'admin'; password?: string } = {}) {
-      const connection = new DeviceConnection({
-        owner: 'device',
-        settings: deviceSettingsFromProperties({
-          host: '127.0.0.1',
-          port: harness.sim.port,
-          tls: 'insecure',
-          vendor: harness.sim.vendor,
-          account: options.account ?? 'general',
-        }),
+      const connection = connectTo(harness.sim, {
         password: options.password ?? PASSWORD,
-        // Unused with tls insecure; a path nobody writes.
-        pins: new FilePinStorage('/nonexistent/pins.json'),
-        streamIdleTimeoutMs: 30_000,
+        account: options.account ?? 'general',
         audioIntervalSeconds: options.audioIntervalSeconds ?? 0,
         ...(options.stateResyncIntervalMs === undefined
           ? {}

@@ -1,10 +1,9 @@
 import should from 'should';
-import { deviceSettingsFromProperties } from '../../src/api/settings';
-import { DeviceConnection } from '../../src/device/connection';
-import { FilePinStorage } from '../../src/device/pin-storage';
+import type { DeviceConnection } from '../../src/device/connection';
 import { type DeviceSimulator, sampleZones, startSimulator } from '../../src/simulator';
 import type { ZoneReadResult } from '../../src/zones/types';
 import { until } from '../support/wait';
+import { connectTo } from './connect';
 
 const PASSWORD = 'Zones-Test-Pw-1';
 const LAYOUT_PATH = '/api/v1/room/layout';
@@ -27,19 +26,7 @@ describe('device/zones: the zones of one device connection', () => {
   });
 
   function connect(): DeviceConnection {
-    connection = new DeviceConnection({
-      owner: 'device',
-      settings: deviceSettingsFromProperties({
-        host: '127.0.0.1',
-        port: sim.port,
-        tls: 'insecure',
-        vendor: sim.vendor,
-      }),
-      password: PASSWORD,
-      // Unused with tls insecure; a path nobody writes.
-      pins: new FilePinStorage('/nonexistent/pins.json'),
-      streamIdleTimeoutMs: 30_000,
-    });
+    connection = connectTo(sim, { password: PASSWORD });
     return connection;
   }
 
