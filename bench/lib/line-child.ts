@@ -64,3 +64,28 @@ export async function startLineChild(
     },
   };
 }
+
+/**
+ * The child's side: prints `ready` as its first line, then answers each query line with what `answers`
+ * holds for it (an unknown one with an error), and ends through `stop` on SIGTERM or when stdin closes
+ * (the benchmark died).
+ */
+export function serveQueries(
+  ready: unknown,
+  answers: Readonly<Record<string, () => unknown>>,
+  stop: () => Promise<unknown>,
+): void {
+  const end = () => {
+    void stop().finally(() => process.exit(0));
+  };
+  process.once('SIGTERM', end);
+  const queries = createInterface({ input: process.stdin });
+  queries.on('close', end);
+  queries.on('line', (query) => {
+    const answer = Object.hasOwn(answers, query)
+      ? (answers[query] as () => unknown)()
+      : { error: `unknown query ${JSON.stringify(query)}` };
+    process.stdout.write(`${JSON.stringify(answer)}\n`);
+  });
+  process.stdout.write(`${JSON.stringify(ready)}\n`);
+}

@@ -8,10 +8,10 @@
  *
  * Usage: node --require tsx/cjs bench/lib/raw-streams-host.ts '{"urls":[...],"password":"..."}'
  */
-import { createInterface } from 'node:readline';
 import { createParser } from 'eventsource-parser';
 import { Client } from 'undici';
 import { DEVICE_PATHS, STREAM_PATHS } from '../../src/api/protocol';
+import { serveQueries } from './line-child';
 
 const HEADERS = { 'Vendor-Client-Id': 'bench-raw-fleet', 'Vendor-Client-Version': '1.0.0' };
 let events = 0;
@@ -56,18 +56,9 @@ async function main(): Promise<void> {
   const clients: Client[] = [];
   // One after the other, as a paced start would: the window is measured long after.
   for (const url of urls) clients.push(...(await openStream(url, password)));
-  const stop = () => {
-    void Promise.all(clients.map((client) => client.destroy())).finally(() => process.exit(0));
-  };
-  process.once('SIGTERM', stop);
-  const queries = createInterface({ input: process.stdin });
-  queries.on('close', stop);
-  queries.on('line', (query) => {
-    const answer =
-      query === 'stats' ? { events, broken } : { error: `unknown query ${JSON.stringify(query)}` };
-    process.stdout.write(`${JSON.stringify(answer)}\n`);
-  });
-  process.stdout.write(`${JSON.stringify({ open: urls.length })}\n`);
+  serveQueries({ open: urls.length }, { stats: () => ({ events, broken }) }, () =>
+    Promise.all(clients.map((client) => client.destroy())),
+  );
 }
 
 void main();

@@ -11,10 +11,10 @@
  *
  * Usage: node --require tsx/cjs bench/lib/simulator-host.ts <count> [SimulatorOptions as JSON]
  */
-import { createInterface } from 'node:readline';
 import { DEVICE_PATHS } from '../../src/api/protocol';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
 import { createCertificate } from '../../src/simulator/certificate';
+import { serveQueries } from './line-child';
 import type { HostedStats } from './simulator-process';
 
 function statsOf(simulator: DeviceSimulator, atMs: number): HostedStats {
@@ -50,31 +50,24 @@ async function main(): Promise<void> {
   const simulators = await Promise.all(
     Array.from({ length: count }, () => startSimulator({ ...options, tls })),
   );
-  const stop = () => {
-    void Promise.all(simulators.map((simulator) => simulator.close())).finally(() => process.exit(0));
-  };
-  process.once('SIGTERM', stop);
-  const queries = createInterface({ input: process.stdin });
-  queries.on('close', stop);
-  queries.on('line', (query) => {
-    if (query === 'reset') {
-      for (const simulator of simulators) simulator.resetRecords();
-      process.stdout.write('{}\n');
-    } else if (query === 'stats') {
-      const atMs = Date.now();
-      const stats = simulators.map((simulator) => statsOf(simulator, atMs));
-      process.stdout.write(`${JSON.stringify({ stats })}\n`);
-    } else {
-      process.stdout.write(`${JSON.stringify({ error: `unknown query ${JSON.stringify(query)}` })}\n`);
-    }
-  });
-  process.stdout.write(
-    `${JSON.stringify({
+  serveQueries(
+    {
       simulators: simulators.map((simulator) => ({
         url: simulator.url,
         fingerprint256: simulator.fingerprint256,
       })),
-    })}\n`,
+    },
+    {
+      reset: () => {
+        for (const simulator of simulators) simulator.resetRecords();
+        return {};
+      },
+      stats: () => {
+        const atMs = Date.now();
+        return { stats: simulators.map((simulator) => statsOf(simulator, atMs)) };
+      },
+    },
+    () => Promise.all(simulators.map((simulator) => simulator.close())),
   );
 }
 
