@@ -59,6 +59,20 @@ export const ACTION_GROUPS: Readonly<Record<ControlActionName, StateGroupName | 
   soundLocationAlgorithm: 'switching',
 };
 
+/**
+ * The groups a run of `action` may find in the cache: its own group (the value before a write, the value
+ * to toggle), the hardware (whose firmware refuses what it lacks before anything is sent), and for a
+ * profile switch the layout it reads back. A control node keeps these current, and no more: each group a
+ * device's state follows costs it a read at start and at every resync.
+ */
+export function groupsActionUses(action: ControlActionName): StateGroupName[] {
+  const groups: StateGroupName[] = ['hardware'];
+  const own = ACTION_GROUPS[action];
+  if (own !== undefined) groups.push(own);
+  if (action === 'profile') groups.push('switching');
+  return groups;
+}
+
 /** Firmware floors of actions that are not audio fields (device-control.md 1.6 and 1.9). */
 const ACTION_FLOORS: Partial<Record<ControlActionName, FirmwareVersion>> = {
   identify: parseFirmwareVersion('1.8'),

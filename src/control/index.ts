@@ -8,6 +8,7 @@ export {
   CONTROL_ACTIONS,
   type ControlActionName,
   type ControlCommand,
+  groupsActionUses,
   isControlAction,
   type MuteAction,
   parseControlAction,

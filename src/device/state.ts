@@ -138,9 +138,12 @@ export class DeviceState implements ControlStateCache {
     };
   }
 
-  /** Keeps every group current without following it, as a control node does for the runner's cache. */
-  retain(): () => void {
-    return this.subscribe({});
+  /**
+   * Keeps `groups` (every group when not given) current without following them, as a control node does
+   * for the runner's cache.
+   */
+  retain(groups?: readonly StateGroupName[]): () => void {
+    return this.subscribe(groups === undefined ? {} : { groups });
   }
 
   /** Stops for good: no timer, read or stream is left, and later subscriptions are ignored. */

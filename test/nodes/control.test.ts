@@ -1,5 +1,6 @@
 import should from 'should';
 import { DEVICE_PATHS } from '../../src/api/protocol';
+import { GROUP_RESOURCES, STATE_GROUPS } from '../../src/control';
 import { checkConfiguredAction } from '../../src/nodes/conference-audio-control/definition';
 import { readAudioInterval } from '../../src/nodes/conference-audio-device/definition';
 import type { DeviceSimulator } from '../../src/simulator';
@@ -24,7 +25,7 @@ const PASSWORD = 'c0ntrol-Secret!';
 const NODE = 'n-control';
 
 interface DeviceNode {
-  connection(): { state: { audioIntervalMs: number } };
+  connection(): { state: { audioIntervalMs: number; complete: boolean } };
 }
 
 describe('device control node (conference-audio-control)', () => {
@@ -359,6 +360,31 @@ describe('device control node (conference-audio-control)', () => {
       const everything = everythingShown(NODE, out.messages, failed.messages);
       should(everything).not.containEql(token);
       should(everything).not.containEql(PASSWORD);
+    });
+  });
+
+  describe('what it keeps read between inputs', () => {
+    const state = () => (helper.getNode('device') as unknown as DeviceNode).connection().state;
+    /** The state resources read once every group the node keeps is read. */
+    async function resourcesRead(): Promise<string[]> {
+      await until(() => state().complete, 'the state the node keeps');
+      const byPath = sim.stats().requestsByPath;
+      return STATE_GROUPS.filter((group) => (byPath[GROUP_RESOURCES[group]] ?? 0) > 0);
+    }
+
+    it('keeps the group its action changes and the hardware, and reads no other', async () => {
+      await load(fixed('cameraSwitcher', 'true', 'bool'));
+      should(await resourcesRead()).eql(['hardware', 'cameraSwitcher']);
+    });
+
+    it('keeps the profiles and the layout a profile switch reads back', async () => {
+      await load(fixed('profile', 'Lecture', 'str'));
+      should(await resourcesRead()).eql(['hardware', 'switching', 'profiles']);
+    });
+
+    it('keeps every group when the action is set by msg', async () => {
+      await load({ action: 'msg' });
+      should(await resourcesRead()).eql([...STATE_GROUPS]);
     });
   });
 

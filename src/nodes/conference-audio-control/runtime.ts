@@ -1,4 +1,5 @@
 import type { NodeAPI, NodeDef, NodeMessageInFlow } from 'node-red';
+import { groupsActionUses } from '../../control';
 import { answerEachInput } from '../glue/answer-input';
 import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
@@ -34,11 +35,13 @@ export = (RED: NodeAPI) => {
     if (configuredValue?.ok === false) this.warn(t('errors.value', { reason: configuredValue.reason }));
 
     const device = useDevice(RED, this, def.device, t('status.noDevice'));
-    if (device) {
-      // The state stays read (and audio polled) while a control node is deployed: a toggle can use it.
+    if (device && configured !== undefined) {
+      // What the action uses stays read (audio polled for a mute) while the node is deployed: a toggle can
+      // flip the cached value. "Set by msg" may run any action, so it keeps every group.
+      const groups = configured === MESSAGE_ACTION ? undefined : groupsActionUses(configured);
       subscribeAfterDeploy(
         this,
-        (keep) => keep(device.connection().state.retain()),
+        (keep) => keep(device.connection().state.retain(groups)),
         // An unusable config node says so itself, and each input reports it to a Catch node.
         () => undefined,
       );
