@@ -18,6 +18,7 @@ import { CoalescedTask } from './coalesced-task';
 import { StateFollowers, type StateSubscriber } from './state-followers';
 import { audioIntervalMs, type DeviceStateOptions, READ_GAP_MS, RESYNC_INTERVAL_MS } from './state-settings';
 import type { StreamSubscriber } from './stream-hub';
+import { onStreamingAgain } from './stream-return';
 
 export type { StateListener, StateSubscriber } from './state-followers';
 
@@ -279,7 +280,8 @@ export class DeviceState implements ControlStateCache {
   }
 
   #changeSubscriber(): StreamSubscriber {
-    let streaming = false;
+    // Reads wait for the stream's first open, so the first open reads too.
+    const readWhenBack = onStreamingAgain(() => this.#resync());
     return {
       onEvent: (event) => this.#apply(event.event, event.data),
       // An event too large to pass said something: read what it names, or everything when its name was lost.
@@ -290,14 +292,9 @@ export class DeviceState implements ControlStateCache {
       onCondition: (condition) => {
         // A stream that fails to open does not hold the reads back; the resyncs go on without it.
         this.#readsHeld = condition.state === 'connecting';
-        // Changes made while the stream was down were never announced: read everything each time it opens.
-        if (condition.state === 'streaming') {
-          if (!streaming) this.#resync();
-          streaming = true;
-          return;
-        }
-        streaming = false;
-        if (condition.state !== 'connecting' && !this.complete) this.#resync();
+        readWhenBack(condition);
+        const down = condition.state !== 'streaming' && condition.state !== 'connecting';
+        if (down && !this.complete) this.#resync();
       },
     };
   }

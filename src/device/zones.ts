@@ -4,6 +4,7 @@ import { readRoomZones, type ZonesEndpointMemory } from '../zones/room-zones';
 import type { ZoneReadResult } from '../zones/types';
 import { CoalescedTask } from './coalesced-task';
 import type { StreamSubscriber } from './stream-hub';
+import { onStreamingAgain } from './stream-return';
 import { TtlCache } from './ttl-cache';
 
 /**
@@ -89,8 +90,6 @@ export class DeviceZones {
   }
 
   #changeSubscriber(): StreamSubscriber {
-    let streamed = false;
-    let reconnected = false;
     return {
       onEvent: (event) => {
         if (!isZonesChange(event.event)) return;
@@ -103,16 +102,10 @@ export class DeviceZones {
       onWarning: (_warning, _kind, { droppedEvent }) => {
         if (droppedEvent === undefined || isZonesChange(droppedEvent)) this.changedUnseen();
       },
-      onCondition: (condition) => {
-        // Changes made while the stream was down were never announced: read the zones once it is back.
-        if (condition.state !== 'streaming') {
-          reconnected = streamed;
-        } else {
-          streamed = true;
-          if (reconnected) this.changedUnseen();
-          reconnected = false;
-        }
-      },
+      // The zones were read when the first watcher came: only a return after a gap has news.
+      onCondition: onStreamingAgain((first) => {
+        if (!first) this.changedUnseen();
+      }),
     };
   }
 
