@@ -3,6 +3,7 @@ import should from 'should';
 import { DeviceClient, type DeviceClientOptions, DeviceError, type DeviceErrorCode } from '../../src/api';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
 import { createCertificate } from '../../src/simulator/certificate';
+import { claimDevicePort } from '../support/device-ports';
 
 /** Distinctive enough to find in any serialisation. */
 export const PASSWORD = 'pw-Corr3ct-Horse!';
@@ -29,15 +30,33 @@ export class Harness {
 
   async start(options: SimulatorOptions = {}): Promise<DeviceSimulator> {
     await this.#simulator?.close();
-    this.#simulator = await startSimulator({
-      tls: await certificate(),
-      passwords: { general: PASSWORD, admin: 'AD1-M1N-PWD' },
-      ...options,
-    });
+    this.#simulator = await this.#startOnFreshPort(options);
     for (const password of Object.values(options.passwords ?? {})) {
       if (password.length >= 4) this.#secrets.add(password);
     }
     return this.#simulator;
+  }
+
+  /**
+   * A simulator on the port the test asks for, or else on one no test device of this process had: an old
+   * port would bring an earlier test's stream connections along (test/support/device-ports.ts).
+   */
+  async #startOnFreshPort(options: SimulatorOptions): Promise<DeviceSimulator> {
+    const onOldPorts: DeviceSimulator[] = [];
+    try {
+      for (;;) {
+        const simulator = await startSimulator({
+          tls: await certificate(),
+          passwords: { general: PASSWORD, admin: 'AD1-M1N-PWD' },
+          ...options,
+        });
+        if (claimDevicePort(simulator.port) || options.port !== undefined) return simulator;
+        // Kept open until a fresh port is found, so that the OS cannot hand the same one back.
+        onOldPorts.push(simulator);
+      }
+    } finally {
+      await Promise.all(onOldPorts.map((simulator) => simulator.close()));
+    }
   }
 
   /** A client of the current simulator; closed after the test. */

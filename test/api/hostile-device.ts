@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { DeviceClient, type DeviceClientOptions, LOGIN_PATH } from '../../src/api';
 import { createCertificate } from '../../src/simulator/certificate';
+import { claimDevicePort } from '../support/device-ports';
 import { PASSWORD } from './helpers';
 
 /** Answers one request; returns false to leave it to the default (logins get a token, the rest 404). */
@@ -51,6 +52,8 @@ export class HostileDevice {
       response.end(JSON.stringify({ errors: [{ message: 'Not found' }] }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    // Its clients' stream connections count against the port's budget: simulators after it keep off it.
+    claimDevicePort(device.port);
     return device;
   }
 

@@ -27,7 +27,10 @@ export function watch(stream: EventStream): Watched {
   };
 }
 
-/** Waits for each stream connection numbered `first` to `last` to open, and drops it. */
+/**
+ * Waits for each stream connection numbered `first` to `last` to open, and drops it. A budget drill
+ * counts on a budget nobody spent yet: the harness gives each test a port no earlier test device had.
+ */
 export async function dropConnections(
   simulator: DeviceSimulator,
   first: number,
