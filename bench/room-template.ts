@@ -14,14 +14,19 @@
  * broker config node taken out of the subflow (one shared connection), to show what a room's own MQTT
  * connection costs; that variant loses the per-room last will and is a measurement only.
  *
+ * TEMPLATE_PROFILE=heap measures the largest size alone (room broker) with V8's sampling heap profiler
+ * running in Node-RED from the deploy to the end of settling, and prints which code allocated what each
+ * room still holds.
+ *
  * Reproduce: npm run build && node --require tsx/cjs bench/run.ts room-template
  * Overridable: TEMPLATE_SIZES=50,200 TEMPLATE_WINDOW_SECONDS=60 TEMPLATE_SETTLE_SECONDS=10
- * TEMPLATE_WARMUP_SECONDS=10 TEMPLATE_STREAMING_TIMEOUT_SECONDS=120
+ * TEMPLATE_WARMUP_SECONDS=10 TEMPLATE_STREAMING_TIMEOUT_SECONDS=120 TEMPLATE_PROFILE=heap
  */
 import { statusTopic } from '../test/rooms/support';
 import { delay } from '../test/support/wait';
 import { stopAll } from './lib/cleanup';
 import { type CountingBroker, startCountingBroker } from './lib/counting-broker';
+import { type HeapProfileNode, profileReport, summariseHeapProfile } from './lib/cpu-profile';
 import { type BenchNodeRed, cpuShare, startBenchNodeRed } from './lib/node-red-child';
 import { templateRooms, withSharedBroker } from './lib/room-template-flows';
 import { type TemplateSample, templateReport } from './lib/room-template-report';
@@ -44,6 +49,7 @@ const PER_PROCESS = 50;
 const PASSWORD = 'bench-template-password';
 const POLL_MS = 250;
 const WORKING_STATUS = new Set(['online', 'muted']);
+const HEAP_PROFILE = process.env.TEMPLATE_PROFILE === 'heap';
 
 interface Run {
   nodeRed: BenchNodeRed;
@@ -77,13 +83,18 @@ async function deployAndStream(
   return streaming;
 }
 
-async function measure(run: Run, rooms: ReturnType<typeof roomsOf>): Promise<TemplateSample> {
+async function measure(
+  run: Run,
+  rooms: ReturnType<typeof roomsOf>,
+): Promise<{ sample: TemplateSample; heap?: HeapProfileNode }> {
   const { nodeRed, broker, processes } = run;
   const size = rooms.simulators.length;
+  if (HEAP_PROFILE) await nodeRed.startHeapSampling();
   const streaming = await deployAndStream(run, rooms);
   await delay(SETTLE_SECONDS * 1000);
   // What the size before left behind is collected before the window.
   await nodeRed.stats({ gc: true });
+  const heap = HEAP_PROFILE ? await nodeRed.stopHeapSampling() : undefined;
   const brokerStart = { at: Date.now(), published: broker.published() };
   const [before, first] = await Promise.all([readAllStats(processes), nodeRed.stats()]);
   await delay(WINDOW_SECONDS * 1000);
@@ -94,7 +105,7 @@ async function measure(run: Run, rooms: ReturnType<typeof roomsOf>): Promise<Tem
   const simulatorSeconds = ((after[0]?.atMs ?? 0) - (before[0]?.atMs ?? 0)) / 1000;
   const requests = requestsBetween(before.slice(0, size), after.slice(0, size));
   const names = rooms.simulators.map((_, index) => `${rooms.prefix}-${index}`);
-  return {
+  const sample: TemplateSample = {
     variant: rooms.variant,
     rooms: size,
     cpu: cpuShare(first, last),
@@ -107,6 +118,16 @@ async function measure(run: Run, rooms: ReturnType<typeof roomsOf>): Promise<Tem
     streaming,
     statusOnline: names.filter((name) => WORKING_STATUS.has(broker.latest(statusTopic(name)) ?? '')).length,
   };
+  return { sample, ...(heap && { heap }) };
+}
+
+/** Which code allocated what each room still holds after settling (TEMPLATE_PROFILE=heap). */
+function printHeapProfile(rooms: number, heap: HeapProfileNode): void {
+  console.log(
+    `\n  heap profile: what the deploy of ${rooms} rooms allocated and still holds after settling and a ` +
+      'full GC, by where it was allocated (sampled), per room',
+  );
+  console.log(profileReport(summariseHeapProfile(heap), rooms, 'KiB/room', { scale: 1024, top: 25 }));
 }
 
 export async function run(): Promise<void> {
@@ -128,13 +149,21 @@ export async function run(): Promise<void> {
     // Warm-up, not reported: V8 optimises the rooms' code paths by how often they run.
     await deployAndStream(bench, roomsOf(simulators.slice(0, Math.min(...SIZES)), 'warmup', 'room broker'));
     await delay(WARMUP_SECONDS * 1000);
-    const samples: TemplateSample[] = [];
-    for (const size of [0, ...SIZES]) {
-      samples.push(await measure(bench, roomsOf(simulators.slice(0, size), `r${size}`, 'room broker')));
+    if (HEAP_PROFILE) {
+      const { heap } = await measure(bench, roomsOf(simulators, `p${largest}`, 'room broker'));
+      await nodeRed.deploy([]);
+      if (heap !== undefined) printHeapProfile(largest, heap);
+    } else {
+      const samples: TemplateSample[] = [];
+      for (const size of [0, ...SIZES]) {
+        const rooms = roomsOf(simulators.slice(0, size), `r${size}`, 'room broker');
+        samples.push((await measure(bench, rooms)).sample);
+      }
+      const shared = roomsOf(simulators, `s${largest}`, 'shared broker');
+      samples.push((await measure(bench, shared)).sample);
+      await nodeRed.deploy([]);
+      console.log(templateReport(samples));
     }
-    samples.push(await measure(bench, roomsOf(simulators.slice(0, largest), `s${largest}`, 'shared broker')));
-    await nodeRed.deploy([]);
-    console.log(templateReport(samples));
     console.log(`  ${machineLine()}`);
     console.log('  reproduce: npm run build && node --require tsx/cjs bench/run.ts room-template');
   } finally {
