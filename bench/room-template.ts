@@ -48,8 +48,13 @@ const STREAMING_TIMEOUT_SECONDS = envNumber('TEMPLATE_STREAMING_TIMEOUT_SECONDS'
 const PER_PROCESS = 50;
 const PASSWORD = 'bench-template-password';
 const POLL_MS = 250;
-const WORKING_STATUS = new Set(['online', 'muted']);
 const HEAP_PROFILE = process.env.TEMPLATE_PROFILE === 'heap';
+
+function countWords(words: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const word of words) counts[word] = (counts[word] ?? 0) + 1;
+  return counts;
+}
 
 interface Run {
   nodeRed: BenchNodeRed;
@@ -116,7 +121,7 @@ async function measure(
       [...requests].map(([path, count]) => [path, count / simulatorSeconds]),
     ),
     streaming,
-    statusOnline: names.filter((name) => WORKING_STATUS.has(broker.latest(statusTopic(name)) ?? '')).length,
+    statusWords: countWords(names.map((name) => broker.latest(statusTopic(name)) ?? '(none)')),
   };
   return { sample, ...(heap && { heap }) };
 }

@@ -18,9 +18,14 @@ export interface TemplateSample {
   requestsPerSecond: Record<string, number>;
   /** Rooms whose device had a data stream accepted after the deploy. */
   streaming: number;
-  /** Rooms whose retained status topic said "online" or "muted" at the end of the window. */
-  statusOnline: number;
+  /** Rooms by the word their retained status topic said at the end of the window ("(none)": no word). */
+  statusWords: Record<string, number>;
 }
+
+/** The status words of a room whose device connection works. */
+const WORKING_STATUS = ['online', 'muted'];
+const working = (sample: TemplateSample) =>
+  WORKING_STATUS.reduce((sum, word) => sum + (sample.statusWords[word] ?? 0), 0);
 
 const HEADER = [
   'variant',
@@ -63,7 +68,7 @@ function row(sample: TemplateSample, base: TemplateSample): string[] {
     String(sample.mqttConnections),
     total(sample.requestsPerSecond).toFixed(1),
     `${sample.streaming}/${sample.rooms}`,
-    `${sample.statusOnline}/${sample.rooms}`,
+    `${working(sample)}/${sample.rooms}`,
   ];
 }
 
@@ -74,6 +79,14 @@ function requestsLine(sample: TemplateSample): string {
     .sort(([, a], [, b]) => b - a)
     .map(([path, perSecond]) => `${path} ${perSecond.toFixed(1)}`);
   return `  device requests a second, ${sample.rooms} rooms (${sample.variant}): ${paths.join(', ') || 'none'}`;
+}
+
+/** The status words, most first, of a sample where some room's status says neither online nor muted. */
+function statusLine(sample: TemplateSample): string {
+  const words = Object.entries(sample.statusWords)
+    .sort(([, a], [, b]) => b - a)
+    .map(([word, rooms]) => `${word} ${rooms}`);
+  return `  status words at the end of the window, ${sample.rooms} rooms (${sample.variant}): ${words.join(', ')}`;
 }
 
 /**
@@ -104,6 +117,7 @@ export function templateReport(samples: readonly TemplateSample[]): string {
     ),
     '',
     ...samples.filter((sample) => sample.rooms > 0).map(requestsLine),
+    ...samples.filter((sample) => working(sample) < sample.rooms).map(statusLine),
   ];
   const share = connectionShare(samples);
   if (share !== undefined) {

@@ -17,7 +17,7 @@ const sample = (overrides: Partial<TemplateSample>): TemplateSample => ({
   mqttConnections: 0,
   requestsPerSecond: {},
   streaming: 0,
-  statusOnline: 0,
+  statusWords: {},
   ...overrides,
 });
 
@@ -89,6 +89,18 @@ describe('room-template bench helpers', () => {
         requestsPerSecond: { '/api/v1/room/layout': 0.1, '/api/v1/audio': 1 },
       });
       should(templateReport([base, busy])).match(/: \/api\/v1\/audio 1\.0, \/api\/v1\/room\/layout 0\.1/);
+    });
+
+    it('counts muted rooms as working and lists the words when a room is neither online nor muted', () => {
+      const some = sample({ rooms: 3, statusWords: { online: 1, muted: 1, connecting: 1 } });
+      const report = templateReport([base, some]);
+      should(report).match(/\s2\/3\n/);
+      should(report).match(/status words .*3 rooms \(room broker\): online 1, muted 1, connecting 1/);
+    });
+
+    it('lists no status words when every room is online or muted', () => {
+      const all = sample({ rooms: 2, statusWords: { online: 1, muted: 1 } });
+      should(templateReport([base, all])).not.match(/status words/);
     });
 
     it('refuses a run without the sample of no rooms', () => {
