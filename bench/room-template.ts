@@ -67,11 +67,25 @@ function roomsOf(simulators: readonly HostedSimulator[], prefix: string, variant
   return { simulators, prefix, variant };
 }
 
+/**
+ * Node-RED lets go of every room and the devices see every stream closed, so that each size starts as a
+ * deploy on a fresh Node-RED does, not while the rooms before it still close their connections.
+ */
+async function releaseRooms({ nodeRed, processes }: Run): Promise<void> {
+  await nodeRed.deploy([]);
+  const deadline = Date.now() + STREAMING_TIMEOUT_SECONDS * 1000;
+  const openStreams = async () =>
+    (await readAllStats(processes)).reduce((sum, each) => sum + each.openStreams, 0);
+  while ((await openStreams()) > 0 && Date.now() < deadline) await delay(POLL_MS);
+}
+
 /** Deploys the rooms and waits until each of their devices has a data stream accepted; answers how many do. */
 async function deployAndStream(
-  { nodeRed, broker, processes }: Run,
+  run: Run,
   { simulators, prefix, variant }: ReturnType<typeof roomsOf>,
 ): Promise<number> {
+  const { nodeRed, broker, processes } = run;
+  await releaseRooms(run);
   await Promise.all(processes.map((child) => child.reset()));
   const rooms = templateRooms(simulators, prefix, PASSWORD, broker.port);
   await nodeRed.deploy(variant === 'shared broker' ? withSharedBroker(rooms, broker.port) : rooms);
