@@ -28,7 +28,7 @@ import { stopAll } from './lib/cleanup';
 import { type CountingBroker, startCountingBroker } from './lib/counting-broker';
 import { type HeapProfileNode, profileReport, summariseHeapProfile } from './lib/cpu-profile';
 import { type BenchNodeRed, cpuShare, startBenchNodeRed } from './lib/node-red-child';
-import { templateRooms, withSharedBroker } from './lib/room-template-flows';
+import { roomName, templateRooms, withSharedBroker } from './lib/room-template-flows';
 import { type TemplateSample, templateReport } from './lib/room-template-report';
 import {
   type HostedSimulator,
@@ -62,9 +62,12 @@ interface Run {
   processes: readonly SimulatorProcess[];
 }
 
-/** Every size a room name of its own, so that a status left retained by the size before is not read. */
-function roomsOf(simulators: readonly HostedSimulator[], prefix: string, variant: TemplateSample['variant']) {
-  return { simulators, prefix, variant };
+/** The rooms of one measurement. */
+interface RoomSet {
+  simulators: readonly HostedSimulator[];
+  /** Every set names its rooms apart, so that a status left retained by the set before is not read. */
+  prefix: string;
+  variant: TemplateSample['variant'];
 }
 
 /**
@@ -80,10 +83,7 @@ async function releaseRooms({ nodeRed, processes }: Run): Promise<void> {
 }
 
 /** Deploys the rooms and waits until each of their devices has a data stream accepted; answers how many do. */
-async function deployAndStream(
-  run: Run,
-  { simulators, prefix, variant }: ReturnType<typeof roomsOf>,
-): Promise<number> {
+async function deployAndStream(run: Run, { simulators, prefix, variant }: RoomSet): Promise<number> {
   const { nodeRed, broker, processes } = run;
   await releaseRooms(run);
   await Promise.all(processes.map((child) => child.reset()));
@@ -104,7 +104,7 @@ async function deployAndStream(
 
 async function measure(
   run: Run,
-  rooms: ReturnType<typeof roomsOf>,
+  rooms: RoomSet,
 ): Promise<{ sample: TemplateSample; heap?: HeapProfileNode }> {
   const { nodeRed, broker, processes } = run;
   const size = rooms.simulators.length;
@@ -123,7 +123,7 @@ async function measure(
   const memory = await nodeRed.stats({ gc: true });
   const simulatorSeconds = ((after[0]?.atMs ?? 0) - (before[0]?.atMs ?? 0)) / 1000;
   const requests = requestsBetween(before.slice(0, size), after.slice(0, size));
-  const names = rooms.simulators.map((_, index) => `${rooms.prefix}-${index}`);
+  const names = rooms.simulators.map((_, index) => roomName(rooms.prefix, index));
   const sample: TemplateSample = {
     variant: rooms.variant,
     rooms: size,
@@ -166,19 +166,31 @@ export async function run(): Promise<void> {
         `${SETTLE_SECONDS} s, window ${WINDOW_SECONDS} s`,
     );
     // Warm-up, not reported: V8 optimises the rooms' code paths by how often they run.
-    await deployAndStream(bench, roomsOf(simulators.slice(0, Math.min(...SIZES)), 'warmup', 'room broker'));
+    await deployAndStream(bench, {
+      simulators: simulators.slice(0, Math.min(...SIZES)),
+      prefix: 'warmup',
+      variant: 'room broker',
+    });
     await delay(WARMUP_SECONDS * 1000);
     if (HEAP_PROFILE) {
-      const { heap } = await measure(bench, roomsOf(simulators, `p${largest}`, 'room broker'));
+      const { heap } = await measure(bench, {
+        simulators,
+        prefix: `p${largest}`,
+        variant: 'room broker',
+      });
       await nodeRed.deploy([]);
       if (heap !== undefined) printHeapProfile(largest, heap);
     } else {
       const samples: TemplateSample[] = [];
       for (const size of [0, ...SIZES]) {
-        const rooms = roomsOf(simulators.slice(0, size), `r${size}`, 'room broker');
+        const rooms: RoomSet = {
+          simulators: simulators.slice(0, size),
+          prefix: `r${size}`,
+          variant: 'room broker',
+        };
         samples.push((await measure(bench, rooms)).sample);
       }
-      const shared = roomsOf(simulators, `s${largest}`, 'shared broker');
+      const shared: RoomSet = { simulators, prefix: `s${largest}`, variant: 'shared broker' };
       samples.push((await measure(bench, shared)).sample);
       await nodeRed.deploy([]);
       console.log(templateReport(samples));

@@ -9,7 +9,10 @@ import type { HostedSimulator } from './simulator-process';
 
 export const SHARED_BROKER_ID = 'bench-shared-broker';
 
-/** One template instance per simulator, named `<prefix>-<index>`, all on the broker at `brokerPort`. */
+/** The name of the room at `index` of a set: its status topic and its instance's name. */
+export const roomName = (prefix: string, index: number) => `${prefix}-${index}`;
+
+/** One template instance per simulator, named by `roomName`, all on the broker at `brokerPort`. */
 export function templateRooms(
   simulators: readonly HostedSimulator[],
   prefix: string,
@@ -17,7 +20,7 @@ export function templateRooms(
   brokerPort: number,
 ): FlowNode[] {
   const rooms = simulators.map((simulator, index) => ({
-    name: `${prefix}-${index}`,
+    name: roomName(prefix, index),
     password,
     port: Number(new URL(simulator.url).port),
   }));
