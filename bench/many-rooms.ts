@@ -52,6 +52,8 @@ import { type FleetSample, fleetReport, type StartupReading } from './lib/rooms-
 import {
   type HostedSimulator,
   type HostedStats,
+  readAllStats as readAll,
+  requestsBetween as requestsInWindow,
   type SimulatorProcess,
   simulatorsCpuSeconds,
   startSimulatorProcess,
@@ -100,26 +102,6 @@ function roomsFlow(simulators: readonly HostedSimulator[]): FlowNode[] {
     );
   });
   return flows;
-}
-
-/** Every hosted simulator's stats, in the order of the simulators. */
-async function readAll(processes: readonly SimulatorProcess[]): Promise<HostedStats[]> {
-  return (await Promise.all(processes.map((child) => child.stats()))).flat();
-}
-
-/** Requests the simulators answered between two readings, by path, over all of them. */
-function requestsInWindow(
-  before: readonly HostedStats[],
-  after: readonly HostedStats[],
-): Map<string, number> {
-  const byPath = new Map<string, number>();
-  after.forEach((each, index) => {
-    for (const [path, count] of Object.entries(each.requestsByPath)) {
-      const earlier = before[index]?.requestsByPath[path] ?? 0;
-      if (count > earlier) byPath.set(path, (byPath.get(path) ?? 0) + count - earlier);
-    }
-  });
-  return byPath;
 }
 
 /** Deploys `size` rooms and waits until each of their devices has a data stream accepted. */

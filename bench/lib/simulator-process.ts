@@ -81,3 +81,23 @@ export async function startSimulatorProcesses(
 export function simulatorsCpuSeconds(processes: readonly SimulatorProcess[]): number {
   return processes.reduce((sum, child) => sum + child.cpuSeconds(), 0);
 }
+
+/** Every hosted simulator's stats, in the order of the processes and their simulators. */
+export async function readAllStats(processes: readonly SimulatorProcess[]): Promise<HostedStats[]> {
+  return (await Promise.all(processes.map((child) => child.stats()))).flat();
+}
+
+/** Requests the simulators answered between two readings of the same simulators, by path, over all. */
+export function requestsBetween(
+  before: readonly HostedStats[],
+  after: readonly HostedStats[],
+): Map<string, number> {
+  const byPath = new Map<string, number>();
+  after.forEach((each, index) => {
+    for (const [path, count] of Object.entries(each.requestsByPath)) {
+      const earlier = before[index]?.requestsByPath[path] ?? 0;
+      if (count > earlier) byPath.set(path, (byPath.get(path) ?? 0) + count - earlier);
+    }
+  });
+  return byPath;
+}
