@@ -182,6 +182,22 @@ describe('active zone node (conference-audio-active-zone)', () => {
     should(answerOf(out.messages[1])).containDeep({ zone: null, previous: { id: presenter.id } });
   });
 
+  it('reads the zones again within seconds after a failed read, and places the talker then', async () => {
+    sim.setFault({ kind: 'status', status: 500, path: '/api/v1/room/zones', times: 1 });
+    sim.placeTalker(IN_PRESENTER);
+    await helper.load(
+      nodeModules(completeModule, catchModule),
+      activeZoneFlow(sim, { hold: 0, release: 500 }),
+    );
+    out = counter(helper.getNode('out'));
+    const failed = counter(helper.getNode('failed'));
+    await until(() => failed.count === 1, 'the failed read at the Catch node');
+    // The refresh time is minutes: only the retry after a failure brings the zones back this soon.
+    await until(() => out.count >= 1, 'the active zone after the read is tried again');
+    should(answerOf(out.messages[0]).zone).containDeep({ id: presenter.id });
+    should(failed.count).equal(1);
+  });
+
   it('reports a device without zones to Catch once, with its code, and in the status', async () => {
     sim.setModel('310');
     await helper.load(

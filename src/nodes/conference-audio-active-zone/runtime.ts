@@ -1,4 +1,5 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
+import { type Backoff, backoffDelay, withJitter } from '../../api/backoff';
 import { MAX_TIMER_MS } from '../../api/settings-rules';
 import type { GroupState } from '../../control';
 import type { StreamCondition } from '../../device/stream-hub';
@@ -45,6 +46,12 @@ interface ActiveZoneDef extends NodeDef {
  * this is only the net under that, so it is wide: 1,000 rooms at 30 s were 33 reads a second.
  */
 const ZONES_REFRESH_MS = 5 * 60_000;
+/**
+ * A failed read is tried again much sooner, at the next reading after this wait (doubling per failure in
+ * a row, with jitter): the node places nothing without its zones, and a read that failed while a deploy
+ * of many rooms crowded the devices must not leave a room dark, and its status red, for the refresh time.
+ */
+const ZONES_RETRY: Backoff = { initialMs: 2000, maxMs: 60_000 };
 
 type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 
@@ -74,7 +81,9 @@ export = (RED: NodeAPI) => {
 
     let closed = false;
     let condition: StreamCondition = { state: 'connecting' };
-    let zonesLoadedAt: number | undefined;
+    /** When the zones are read again; undefined until the first read has ended. */
+    let zonesDueAt: number | undefined;
+    let zonesFailures = 0;
     let zonesLoading = false;
     let lastZonesError: string | undefined;
     let releaseTimer: NodeJS.Timeout | undefined;
@@ -198,7 +207,8 @@ export = (RED: NodeAPI) => {
     }
 
     function applyZones(read: ZoneReadResult) {
-      zonesLoadedAt = Date.now();
+      zonesDueAt = Date.now() + ZONES_REFRESH_MS;
+      zonesFailures = 0;
       const hadError = lastZonesError !== undefined;
       lastZonesError = undefined;
       const typeNews = checkZoneType(read);
@@ -225,7 +235,8 @@ export = (RED: NodeAPI) => {
             // With a message, so that a Catch node sees it.
             if (code !== lastZonesError) node.error(toNodeError(error, localise), { topic: topicBase });
             lastZonesError = code;
-            zonesLoadedAt = Date.now();
+            zonesFailures++;
+            zonesDueAt = Date.now() + withJitter(backoffDelay(ZONES_RETRY, zonesFailures));
             showStatus();
           },
         );
@@ -270,8 +281,8 @@ export = (RED: NodeAPI) => {
             onEvent: (event) => {
               if (event.event !== 'soundLocation') return;
               // Until the zones are known a reading cannot be placed; the first read is under way.
-              if (zonesLoadedAt === undefined) return;
-              if (Date.now() - zonesLoadedAt > ZONES_REFRESH_MS) loadZones();
+              if (zonesDueAt === undefined) return;
+              if (Date.now() >= zonesDueAt) loadZones();
               const location = readSoundLocation(event.data);
               if (location === undefined) return;
               announce(tracker.observe({ at: event.receivedAt, location }));
