@@ -144,6 +144,21 @@ describe('many rooms from one subflow template (examples/09)', function () {
     );
   });
 
+  it('comes back online after one failed read, though its active zone shows nothing new', async () => {
+    // The talker stands still: the active zone's status does not move, so only the state node's next
+    // read can bring the room back.
+    const room = rooms[3] as Room;
+    await waitForTopics(subscriber, [statusTopic(room.name)], (p) => p === 'online', `${room.name} online`);
+    room.simulator.setFault({ kind: 'status', status: 500, path: DEVICE_PATHS.audio, times: 1 });
+    await waitForTopics(subscriber, [statusTopic(room.name)], (p) => p === 'error', `${room.name} error`);
+    await waitForTopics(
+      subscriber,
+      [statusTopic(room.name)],
+      (p) => p === 'online',
+      `${room.name} online again`,
+    );
+  });
+
   it('marks a room whose password the device refuses as unauthorized', async () => {
     await waitForTopics(
       subscriber,
