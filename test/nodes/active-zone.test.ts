@@ -198,6 +198,21 @@ describe('active zone node (conference-audio-active-zone)', () => {
     should(failed.count).equal(1);
   });
 
+  it('reads the zones again after a failed read while muted, though no reading comes to prompt it', async () => {
+    sim.setMuted(true);
+    sim.setFault({ kind: 'status', status: 500, path: '/api/v1/room/zones', times: 1 });
+    await helper.load(
+      nodeModules(completeModule, catchModule),
+      activeZoneFlow(sim, { hold: 0, release: 500 }),
+    );
+    const failed = counter(helper.getNode('failed'));
+    const node = helper.getNode('n-active');
+    await until(() => failed.count === 1, 'the failed read at the Catch node');
+    // The zones error holds the status until a read works; then the stream's own word shows again.
+    await statusWhere(node, (status) => status.text === MUTED);
+    should(sim.requests.filter((request) => request.path === '/api/v1/room/zones').length).be.aboveOrEqual(2);
+  });
+
   it('reports a device without zones to Catch once, with its code, and in the status', async () => {
     sim.setModel('310');
     await helper.load(

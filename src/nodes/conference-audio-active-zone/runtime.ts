@@ -47,9 +47,10 @@ interface ActiveZoneDef extends NodeDef {
  */
 const ZONES_REFRESH_MS = 5 * 60_000;
 /**
- * A failed read is tried again much sooner, at the next reading after this wait (doubling per failure in
- * a row, with jitter): the node places nothing without its zones, and a read that failed while a deploy
- * of many rooms crowded the devices must not leave a room dark, and its status red, for the refresh time.
+ * A failed read is tried again much sooner, after this wait (doubling per failure in a row, with jitter):
+ * the node places nothing without its zones, and a read that failed while a deploy of many rooms crowded
+ * the devices must not leave a room dark, and its status red, for the refresh time. The retry has a timer
+ * of its own: a muted device sends no reading to bring it.
  */
 const ZONES_RETRY: Backoff = { initialMs: 2000, maxMs: 60_000 };
 
@@ -85,6 +86,7 @@ export = (RED: NodeAPI) => {
     let zonesDueAt: number | undefined;
     let zonesFailures = 0;
     let zonesLoading = false;
+    let zonesRetryTimer: NodeJS.Timeout | undefined;
     let lastZonesError: string | undefined;
     let releaseTimer: NodeJS.Timeout | undefined;
     /** The zone types of the device when none of its zones has the chosen one (a typo: "Switchng"). */
@@ -218,6 +220,7 @@ export = (RED: NodeAPI) => {
 
     function loadZones() {
       if (!device || zonesLoading || closed) return;
+      clearTimeout(zonesRetryTimer);
       zonesLoading = true;
       device
         .connection()
@@ -236,7 +239,10 @@ export = (RED: NodeAPI) => {
             if (code !== lastZonesError) node.error(toNodeError(error, localise), { topic: topicBase });
             lastZonesError = code;
             zonesFailures++;
-            zonesDueAt = Date.now() + withJitter(backoffDelay(ZONES_RETRY, zonesFailures));
+            const retryMs = withJitter(backoffDelay(ZONES_RETRY, zonesFailures));
+            // Readings that come meanwhile wait for the timer rather than ask at each one.
+            zonesDueAt = Date.now() + retryMs;
+            zonesRetryTimer = setTimeout(loadZones, retryMs);
             showStatus();
           },
         );
@@ -306,6 +312,7 @@ export = (RED: NodeAPI) => {
       () => {
         closed = true;
         if (releaseTimer !== undefined) clearTimeout(releaseTimer);
+        clearTimeout(zonesRetryTimer);
       },
     );
   }
