@@ -20,6 +20,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { withOfflineSettings } from '../../scripts/offline-settings';
+import { benchNodeRedPackage } from './node-red-choice';
 
 /** One node of a flow as the editor exports it; config nodes may carry `credentials` inline. */
 export interface FlowNode {
@@ -134,7 +135,7 @@ export async function startEmbeddedNodeRed(
   checkBuild();
   running = true;
   const userDir = mkdtempSync(path.join(tmpdir(), 'bench-node-red-'));
-  const RED = require('node-red') as NodeRedModule;
+  const RED = require(benchNodeRedPackage) as NodeRedModule;
   const listeners = new Map<string, Set<(msg: FlowMessage) => void>>();
   try {
     RED.init(
@@ -184,7 +185,7 @@ export async function startEmbeddedNodeRed(
   let stopped = false;
   return {
     // RED.version() says 4.1.15-git whenever a .git folder is four levels above the runtime, as here.
-    version: (require('node-red/package.json') as { version: string }).version,
+    version: (require(path.join(benchNodeRedPackage, 'package.json')) as { version: string }).version,
     async deploy(flows) {
       const start = performance.now();
       const started = within(

@@ -16,9 +16,9 @@ import path from 'node:path';
 import { launchNodeRed, type NodeRedProcess } from '../../test/support/node-red-process';
 import { delay, probeUntil } from '../../test/support/wait';
 import type { CpuProfile, HeapProfileNode } from './cpu-profile';
+import { benchRedJs } from './node-red-choice';
 
 const projectRoot = path.resolve(__dirname, '..', '..');
-const redJs = path.join(projectRoot, 'node_modules', 'node-red', 'red.js');
 
 /** Node-RED flow JSON: one object per node, as the admin API takes it. */
 export type FlowNode = Record<string, unknown> & { id: string; type: string };
@@ -172,8 +172,9 @@ async function listedTypes(nodeRed: NodeRedProcess): Promise<Set<string>> {
 }
 
 /**
- * Starts Node-RED 4 from this project's node_modules with the package from `dist/` (build it first:
- * `npm install` does, or `npm run build`). `settings` is merged into settings.js.
+ * Starts Node-RED 4 from this project's node_modules (or `BENCH_RED_JS`) on this process's Node (or
+ * `BENCH_NODE_BINARY`) with the package from `dist/` (build it first: `npm install` does, or
+ * `npm run build`). `settings` is merged into settings.js.
  */
 export async function startBenchNodeRed(settings: Record<string, unknown> = {}): Promise<BenchNodeRed> {
   if (!existsSync(path.join(projectRoot, 'dist', 'nodes', 'conference-audio-zones', 'runtime.js'))) {
@@ -186,7 +187,7 @@ export async function startBenchNodeRed(settings: Record<string, unknown> = {}):
     nodeRed = await launchNodeRed({
       // To profile Node-RED, point this at a wrapper such as `exec node --cpu-prof "$@"`.
       ...(process.env.BENCH_NODE_BINARY ? { nodeBinary: process.env.BENCH_NODE_BINARY } : {}),
-      redJs,
+      redJs: benchRedJs,
       userDir,
       settings: {
         nodesDir: [projectRoot],

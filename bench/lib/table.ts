@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { benchNodeRedPackage } from './node-red-choice';
 
 /** A plain-text table for benchmark output: first column left-aligned, the others right-aligned. */
 export function formatTable(
@@ -19,10 +22,17 @@ export function formatTable(
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 
+/** The version of the Node-RED the benchmarks run (`BENCH_RED_JS`, or this project's). */
+function benchNodeRedVersion(): string {
+  const packageJson = path.join(benchNodeRedPackage, 'package.json');
+  return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version;
+}
+
 export function machineLine(): string {
   const cpus = os.cpus();
   return (
-    `machine: Node ${process.version}, ${os.platform()} ${os.arch()}, ${cpus.length} CPUs ` +
+    `machine: Node ${process.version}, Node-RED ${benchNodeRedVersion()}, ${os.platform()} ${os.arch()}, ` +
+    `${cpus.length} CPUs ` +
     `(${cpus[0]?.model.trim() ?? 'unknown'}), load average ${os.loadavg()[0]?.toFixed(2) ?? '?'} at the end`
   );
 }

@@ -1,0 +1,16 @@
+/**
+ * Which Node-RED the benchmarks run: this project's Node-RED 4 unless `BENCH_RED_JS` names another's
+ * `red.js` (the end-to-end tests' Node-RED 5 in `.tmp/node-red-5/`, say). The Node it runs on is the
+ * benchmark's own (run the benchmark with that Node) or, for a Node-RED in a child process,
+ * `BENCH_NODE_BINARY`.
+ */
+import path from 'node:path';
+
+const projectRoot = path.resolve(__dirname, '..', '..');
+
+/** Node-RED's `red.js`, which starts it from its command line. */
+export const benchRedJs: string =
+  process.env.BENCH_RED_JS || path.join(projectRoot, 'node_modules', 'node-red', 'red.js');
+
+/** The `node-red` package folder itself, for `require` (as `require('node-red')` would find it). */
+export const benchNodeRedPackage: string = path.dirname(benchRedJs);
