@@ -209,6 +209,8 @@ export = (RED: NodeAPI) => {
     }
 
     function applyZones(read: ZoneReadResult) {
+      // Zones the change stream brought make a pending retry needless.
+      clearTimeout(zonesRetryTimer);
       zonesDueAt = Date.now() + ZONES_REFRESH_MS;
       zonesFailures = 0;
       const hadError = lastZonesError !== undefined;
