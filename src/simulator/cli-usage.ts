@@ -27,7 +27,8 @@ Options:
   --talker <walk|still|off> the talker on the sound-location stream (default walk: a scripted
                             walk through every zone, pauses in silence, speech outside the zones)
   --talker-at <x,y>         the talker stands and speaks at x,y (mm)
-  --muted                   start with the microphone muted (error (soundLocation) events)
+  --muted                   start with the microphone muted (microphoneMute; error (soundLocation)
+                            events instead of readings, as after a PATCH of microphoneMute)
   --stall-streams           event streams send their headers and then nothing
   --sound-location-interval <ms>
                             between soundLocation events (default 200)

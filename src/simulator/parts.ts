@@ -56,7 +56,9 @@ export function buildParts(options: SimulatorOptions, zones: unknown[], host: st
     () => room.zones,
   );
   if (options.talkerAt !== undefined) talker.place(options.talkerAt);
-  if (options.muted === true) streams.setMuted(true);
+  // The microphone's mute is an audio setting; the streams follow it (soundLocation stops while muted).
+  const audio = new AudioResource(device, options.volumeScale, (muted) => streams?.setMuted(muted));
+  if (options.muted === true) audio.set({ microphoneMute: true });
   if (options.stallStreams === true) streams.setStalled(true);
   const hardware = new HardwareStatus(device, {
     enrollmentCode: settings.enrollmentCode,
@@ -74,7 +76,7 @@ export function buildParts(options: SimulatorOptions, zones: unknown[], host: st
     streamLimiter: new SlidingWindowRateLimiter(options.streamConnectionsPerMinute ?? 60),
     talker,
     streams,
-    audio: new AudioResource(device, options.volumeScale),
+    audio,
     hardware,
     calibration: new Calibration(device, () => hardware.barUnplugged, options.calibrationMs),
     room,

@@ -124,9 +124,12 @@ export abstract class SimulatorBase {
     this.parts.talker.walk();
   }
 
-  /** While muted, soundLocation stops and `error (soundLocation)` (503) comes at once and then repeatedly. */
+  /**
+   * The microphone's mute, which is the audio setting `microphoneMute`: while muted, soundLocation stops
+   * and `error (soundLocation)` (503) comes at once and then repeatedly.
+   */
   setMuted(muted: boolean): void {
-    this.parts.streams.setMuted(muted === true);
+    this.parts.audio.set({ microphoneMute: muted === true });
   }
 
   /** Breaks every open stream off, as a network drop would. */

@@ -97,7 +97,7 @@ export interface SimulatorOptions {
   answerEncoding?: AnswerEncoding;
   /** Start with the talker standing and speaking here (mm); implies `talker: 'still'`. */
   talkerAt?: { x: number; y: number };
-  /** Start with the microphone muted. */
+  /** Start with the microphone muted (the audio setting `microphoneMute`; no soundLocation then). */
   muted?: boolean;
   /** Start with every event stream stalled (headers, then nothing). */
   stallStreams?: boolean;

@@ -126,6 +126,32 @@ describe('simulator: event streams', () => {
     await until(() => stream.events.some((e) => e.event === 'soundLocation'), 'readings again after unmute');
   });
 
+  it('mutes the microphone when microphoneMute is patched on, as a device does, and hears again when off', async () => {
+    const stream = await open(DATA_PATH);
+    const patch = (microphoneMute: boolean) =>
+      caller.call('PATCH', '/api/v1/audio', { token, body: { microphoneMute } });
+    should((await patch(true)).status).equal(200);
+    await until(() => stream.events.some((e) => e.event === 'error (soundLocation)'), 'the muted error');
+    should(simulator.getState().muted).be.true();
+    const mutedAt = stream.events.length;
+    should((await patch(false)).status).equal(200);
+    await until(
+      () => stream.events.slice(mutedAt).some((e) => e.event === 'soundLocation'),
+      'readings again after the unmute',
+    );
+  });
+
+  it('reads microphoneMute true in the audio settings while muted by the control', async () => {
+    simulator.setMuted(true);
+    const audio = await caller.call('GET', '/api/v1/audio', { token });
+    should(audio.json).have.property('microphoneMute', true);
+    simulator.setMuted(false);
+    should((await caller.call('GET', '/api/v1/audio', { token })).json).have.property(
+      'microphoneMute',
+      false,
+    );
+  });
+
   it('answers an unknown event name with an error event named after it', async () => {
     const stream = await open('/api/v1/data?events=soundLocation,noSuchThing');
     await until(() => stream.events.some((e) => e.event === 'error (noSuchThing)'), 'the error event');

@@ -14,17 +14,24 @@ import {
 
 export const DEFAULT_VOLUME_SCALE: VolumeScale = { max: 20, step: 1 };
 
-/** `/api/v1/audio` and its volume step. Audio changes are never announced on the change stream. */
+/**
+ * `/api/v1/audio` and its volume step. Audio changes are never announced on the change stream, but
+ * `microphoneMute` is the microphone itself: `onMicrophoneMute` hears every change of it, however made
+ * (a PATCH, the device's own app, a factory reset), so the sound-location stream can fall silent.
+ */
 export class AudioResource {
   #settings: AudioSettings;
   #scale: VolumeScale;
+  readonly #onMicrophoneMute: (muted: boolean) => void;
 
   constructor(
     private readonly device: DeviceContext,
     scale: VolumeScale = DEFAULT_VOLUME_SCALE,
+    onMicrophoneMute: (muted: boolean) => void = () => {},
   ) {
     this.#scale = { ...scale };
     this.#settings = startingAudio(this.#scale);
+    this.#onMicrophoneMute = onMicrophoneMute;
   }
 
   /** Every field, whatever the firmware (the controls' view). */
@@ -55,7 +62,7 @@ export class AudioResource {
 
   /** Sets fields as the device's own app would; `speakerVolume` included, within the volume scale. */
   set(fields: Record<string, unknown>): void {
-    this.#settings = setAudioFields(this.#settings, fields, this.#scale.max);
+    this.#replace(setAudioFields(this.#settings, fields, this.#scale.max));
   }
 
   /** A new range keeps the volume at the same share of it. */
@@ -66,7 +73,14 @@ export class AudioResource {
   }
 
   reset(): void {
-    this.#settings = startingAudio(this.#scale);
+    this.#replace(startingAudio(this.#scale));
+  }
+
+  #replace(next: AudioSettings): void {
+    const wasMuted = this.#settings.microphoneMute === true;
+    this.#settings = next;
+    const muted = next.microphoneMute === true;
+    if (muted !== wasMuted) this.#onMicrophoneMute(muted);
   }
 
   async #patch(exchange: Exchange): Promise<void> {
@@ -82,7 +96,7 @@ export class AudioResource {
       sendError(exchange, 400, [result.message]);
       return;
     }
-    this.#settings = result.audio;
+    this.#replace(result.audio);
     answerWrite(exchange, 200, body);
   }
 
