@@ -90,10 +90,14 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
       }),
     );
     this.zones = new DeviceZones(this.client, (subscriber) => this.subscribeStream('changes', subscriber));
-    this.state = new DeviceState(this.client, (subscriber) => this.subscribeStream('changes', subscriber), {
-      audioIntervalSeconds: options.audioIntervalSeconds,
-      resyncIntervalMs: options.stateResyncIntervalMs,
-    });
+    this.state = new DeviceState(
+      this.client,
+      {
+        followChanges: (subscriber) => this.subscribeStream('changes', subscriber),
+        watchMute: (watcher) => this.#streams.watchMute(watcher),
+      },
+      { audioIntervalSeconds: options.audioIntervalSeconds, resyncIntervalMs: options.stateResyncIntervalMs },
+    );
   }
 
   /** Which certificate is trusted, and whether the device shows another (never a secret). */

@@ -22,10 +22,23 @@ import { onStreamingAgain } from './stream-return';
 
 export type { StateListener, StateSubscriber } from './state-followers';
 
+/** What the device state follows of the device's live streams. */
+export interface StateFeeds {
+  /** Joins the device's change stream; returns the function that leaves it. */
+  followChanges: (subscriber: StreamSubscriber) => () => void;
+  /**
+   * Hears the microphone muted or live again, as the data stream shows it while it is open for another
+   * node; returns the function that stops. The device never announces audio changes, but a mute from
+   * anywhere (its app, another controller) shows on that stream at once: the audio is read then.
+   */
+  watchMute?: (watcher: (muted: boolean) => void) => () => void;
+}
+
 /**
  * The state of one device, however many nodes follow it (issue 19 item 4): the groups its followers need,
- * read when they come, kept current from the shared change stream, audio polled, read again after a
- * reconnect of that stream and once a minute. Only the union of what the followers need is read and kept
+ * read when they come, kept current from the shared change stream, audio polled (and read at once when
+ * the data stream shows the microphone muted or live again), read again after a reconnect of that stream
+ * and once a minute. Only the union of what the followers need is read and kept
  * (issue 20 item 2: a thousand active zones need the switching group alone); a group nobody needs any more
  * is dropped. It runs only while someone follows it; stopped, it offers nothing cached, so the control
  * runner reads what it needs. A resource the device refuses (404, 409) is not asked for again by this
@@ -35,7 +48,7 @@ export class DeviceState implements ControlStateCache {
   /** How long a polled audio reading counts as current: the control runner's `toggleFreshMs`. */
   readonly audioIntervalMs: number;
   readonly #requester: DeviceRequester;
-  readonly #followChanges: (subscriber: StreamSubscriber) => () => void;
+  readonly #feeds: StateFeeds;
   readonly #resyncIntervalMs: number;
   readonly #followers = new StateFollowers();
   readonly #groups = new Map<StateGroupName, CachedGroup>();
@@ -51,6 +64,7 @@ export class DeviceState implements ControlStateCache {
   readonly #timers: NodeJS.Timeout[] = [];
   #audioTimer: NodeJS.Timeout | undefined;
   #stopFollowing: (() => void) | undefined;
+  #stopWatchingMute: (() => void) | undefined;
   /** Counts starts and stops: a read begun in an earlier run lands nowhere. */
   #run = 0;
   #running = false;
@@ -58,14 +72,9 @@ export class DeviceState implements ControlStateCache {
   #readsHeld = true;
   #closed = false;
 
-  /** `followChanges` joins the device's change stream and returns the function that leaves it. */
-  constructor(
-    requester: DeviceRequester,
-    followChanges: (subscriber: StreamSubscriber) => () => void,
-    options: DeviceStateOptions = {},
-  ) {
+  constructor(requester: DeviceRequester, feeds: StateFeeds, options: DeviceStateOptions = {}) {
     this.#requester = requester;
-    this.#followChanges = followChanges;
+    this.#feeds = feeds;
     this.audioIntervalMs = audioIntervalMs(options.audioIntervalSeconds);
     this.#resyncIntervalMs = options.resyncIntervalMs ?? RESYNC_INTERVAL_MS;
     const reads: Partial<Record<StateGroupName, CoalescedTask>> = {};
@@ -159,7 +168,8 @@ export class DeviceState implements ControlStateCache {
     this.#run++;
     this.#running = true;
     this.#readsHeld = true;
-    this.#stopFollowing = this.#followChanges(this.#changeSubscriber());
+    this.#stopFollowing = this.#feeds.followChanges(this.#changeSubscriber());
+    this.#stopWatchingMute = this.#feeds.watchMute?.(() => this.#request('audio'));
     this.#timers.push(setInterval(() => this.#resync(), this.#resyncIntervalMs));
   }
 
@@ -170,6 +180,8 @@ export class DeviceState implements ControlStateCache {
     this.#running = false;
     this.#stopFollowing?.();
     this.#stopFollowing = undefined;
+    this.#stopWatchingMute?.();
+    this.#stopWatchingMute = undefined;
     for (const timer of this.#timers.splice(0)) clearInterval(timer);
     clearInterval(this.#audioTimer);
     this.#audioTimer = undefined;

@@ -73,6 +73,7 @@ class SharedStream {
   constructor(
     readonly kind: StreamKind,
     readonly stream: LiveStream,
+    readonly onMuted: (muted: boolean) => void,
   ) {
     stream.on('event', (event) => this.#onEvent(event));
     stream.on('state', (state, detail) => this.#onState(state, detail));
@@ -103,6 +104,7 @@ class SharedStream {
   #setMuted(muted: boolean): void {
     if (muted === this.#muted) return;
     this.#muted = muted;
+    this.onMuted(muted);
     if (this.#streamState === 'streaming') this.#publish(this.#conditionOf('streaming', {}));
   }
 
@@ -137,6 +139,7 @@ export class StreamHub {
   readonly #open: (path: string) => LiveStream;
   readonly #streams = new Map<StreamKind, SharedStream>();
   readonly #closing = new Set<Promise<void>>();
+  readonly #muteWatchers = new Set<(muted: boolean) => void>();
   #closed = false;
 
   /** `open` makes a stream for a path (the connection passes its client's `eventStream`). */
@@ -153,7 +156,9 @@ export class StreamHub {
     if (this.#closed) return () => {};
     let shared = this.#streams.get(kind);
     if (shared === undefined) {
-      shared = new SharedStream(kind, this.#open(STREAM_PATHS[kind]));
+      shared = new SharedStream(kind, this.#open(STREAM_PATHS[kind]), (muted) => {
+        for (const watcher of this.#muteWatchers) watcher(muted);
+      });
       this.#streams.set(kind, shared);
       shared.subscribers.add(subscriber);
       shared.stream.start();
@@ -170,9 +175,21 @@ export class StreamHub {
     };
   }
 
+  /**
+   * Hears the microphone muted and live again as the data stream tells it (its `error (soundLocation)`
+   * 503, then readings again), while that stream is open for some subscriber: watching does not open it.
+   * Returns the function that stops watching.
+   */
+  watchMute(watcher: (muted: boolean) => void): () => void {
+    if (this.#closed) return () => {};
+    this.#muteWatchers.add(watcher);
+    return () => this.#muteWatchers.delete(watcher);
+  }
+
   /** Closes every stream; later subscriptions are ignored. Resolves when every socket and timer is free. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#muteWatchers.clear();
     for (const shared of this.#streams.values()) this.#closeStream(shared);
     this.#streams.clear();
     await Promise.all([...this.#closing]);

@@ -8,6 +8,10 @@ import { useStateHarness } from './state-harness';
 
 describe('device/state: the state of one device, read and followed', () => {
   const harness = useStateHarness();
+  const closers: Array<() => void> = [];
+  afterEach(() => {
+    for (const close of closers.splice(0)) close();
+  });
 
   it('sends the first complete reading once, every group read once', async () => {
     const connection = harness.connect();
@@ -44,6 +48,36 @@ describe('device/state: the state of one device, read and followed', () => {
     await delay(400);
     should(harness.reads(DEVICE_PATHS.audio)).equal(1);
     should(follower.of('audio')).have.length(1);
+  });
+
+  it('reads the audio at once when the open data stream shows the microphone muted, and live again', async () => {
+    const connection = harness.connect({ audioIntervalSeconds: 0 });
+    const follower = await harness.followed(connection.state, ['audio']);
+    // Another node (an active zone, say) holds the data stream: the state only listens to it.
+    const streaming = new Promise<void>((resolve) => {
+      const leave = connection.subscribeStream('data', {
+        onEvent: () => {},
+        onCondition: (condition) => {
+          if (condition.state === 'streaming') resolve();
+        },
+      });
+      closers.push(leave);
+    });
+    await streaming;
+    const muteOf = (index: number) => follower.of('audio')[index]?.next.microphoneMute;
+    // The device's own app: never announced on the change stream, and no audio poll.
+    harness.sim.setAudio({ microphoneMute: true });
+    await until(() => muteOf(1) === true, 'the mute read at once');
+    harness.sim.setAudio({ microphoneMute: false });
+    await until(() => muteOf(2) === false, 'the microphone live again, read at once');
+  });
+
+  it('does not open the data stream to watch the microphone', async () => {
+    const connection = harness.connect({ audioIntervalSeconds: 0 });
+    await harness.followed(connection.state, ['audio']);
+    await delay(200);
+    should(harness.sim.openStreams).equal(1);
+    should(harness.sim.requests.some((request) => request.path.startsWith(DEVICE_PATHS.data))).be.false();
   });
 
   it('polls the audio only while a follower needs it: followers of other groups cost no audio reads', async () => {

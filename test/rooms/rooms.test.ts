@@ -130,7 +130,7 @@ describe('many rooms from one subflow template (examples/09)', function () {
     );
   });
 
-  it("says muted when the device's own app mutes it (never announced: seen at the next audio read)", async () => {
+  it("says muted when the device's own app mutes it (never announced: the data stream shows it)", async () => {
     const room = rooms[2] as Room;
     await waitForTopics(subscriber, [statusTopic(room.name)], (p) => p === 'online', `${room.name} online`);
     room.simulator.setAudio({ microphoneMute: true });
