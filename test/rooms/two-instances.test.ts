@@ -37,6 +37,17 @@ describe('rooms split over two Node-RED instances on one broker', function () {
       broker.port,
     );
   const statusesOf = (rooms: Room[]) => rooms.map((room) => statusTopic(room.name));
+  /** Until each of `topics` has said "offline" since the subscriber's `from`-th message. */
+  const offlineSince = (from: number, topics: string[], what: string) =>
+    probeUntil(what, () =>
+      topics.every((topic) =>
+        subscriber.history
+          .slice(from)
+          .some((message) => message.topic === topic && message.payload === 'offline'),
+      )
+        ? true
+        : undefined,
+    );
 
   before(async () => {
     broker = await startBroker();
@@ -88,15 +99,7 @@ describe('rooms split over two Node-RED instances on one broker', function () {
     const from = subscriber.history.length;
     broker.dropClientsExcept(subscriber.clientId);
     const topics = statusesOf([...first, ...second]);
-    await probeUntil('the last wills', () =>
-      topics.every((topic) =>
-        subscriber.history
-          .slice(from)
-          .some((message) => message.topic === topic && message.payload === 'offline'),
-      )
-        ? true
-        : undefined,
-    );
+    await offlineSince(from, topics, 'the last wills');
     // Node-RED reconnects by itself; each room sends its status again when its connection is back.
     await waitForTopics(subscriber, topics, (p) => p === 'online', 'every room online again');
   });
@@ -110,5 +113,12 @@ describe('rooms split over two Node-RED instances on one broker', function () {
       "the stopped instance's rooms offline",
     );
     for (const topic of statusesOf(second)) should(subscriber.latest.get(topic)).equal('online', topic);
+  });
+
+  it("marks a killed instance's rooms offline through their last wills alone", async () => {
+    const from = subscriber.history.length;
+    // A killed process sends no close message: only the broker, seeing its connections gone, can speak.
+    await instances[1]?.kill();
+    await offlineSince(from, statusesOf(second), 'the last wills of the killed instance');
   });
 });
