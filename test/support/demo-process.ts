@@ -3,12 +3,12 @@
  * tests of what the demo serves. Stopped with SIGINT as Ctrl-C would, and never outliving the test process.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { plainEnvironment } from '../../scripts/plain-environment';
 import { until } from './wait';
+import { watchChild } from './watched-child';
 
 const projectRoot = join(__dirname, '..', '..');
 
@@ -29,41 +29,26 @@ export async function startDemo(options: { timeoutMs?: number } = {}): Promise<D
     [join(projectRoot, 'scripts', 'start.js'), '--user-dir', userDir],
     { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...plainEnvironment(), NODE_OPTIONS: '' } },
   );
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  const exit = once(child, 'exit').finally(() => process.off('exit', killOnExit));
-  const exited = () => child.exitCode !== null || child.signalCode !== null;
-  let output = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-  });
+  const { output, exited, interrupt } = watchChild(child);
   const stop = async (stopOptions: { keepUserDir?: boolean } = {}) => {
-    if (!exited()) {
-      child.kill('SIGINT');
-      const force = setTimeout(() => child.kill('SIGKILL'), 15000);
-      await exit;
-      clearTimeout(force);
-    }
+    await interrupt(15000);
     if (!stopOptions.keepUserDir) rmSync(userDir, { recursive: true, force: true });
   };
   try {
     await until(
-      () => exited() || /Press Ctrl-C to stop/.test(output),
-      () => `npm start to print its addresses; it wrote:\n${output}`,
+      () => exited() || /Press Ctrl-C to stop/.test(output()),
+      () => `npm start to print its addresses; it wrote:\n${output()}`,
       options.timeoutMs ?? 90000,
     );
-    if (exited()) throw new Error(`npm start exited early:\n${output}`);
+    if (exited()) throw new Error(`npm start exited early:\n${output()}`);
   } catch (error) {
     await stop();
     throw error;
   }
-  const editor = /Node-RED editor\s+(http:\/\/\S+?)\/?\s/.exec(output);
+  const editor = /Node-RED editor\s+(http:\/\/\S+?)\/?\s/.exec(output());
   if (editor === null) {
     await stop();
-    throw new Error(`npm start printed no editor address:\n${output}`);
+    throw new Error(`npm start printed no editor address:\n${output()}`);
   }
-  return { editorUrl: editor[1], userDir, output: () => output, stop: (stopOptions) => stop(stopOptions) };
+  return { editorUrl: editor[1], userDir, output, stop: (stopOptions) => stop(stopOptions) };
 }

@@ -5,12 +5,12 @@
  * build on it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withOfflineSettings } from '../../scripts/offline-settings';
 import { plainEnvironment } from '../../scripts/plain-environment';
 import { freePort, probeUntil } from './wait';
+import { watchChild } from './watched-child';
 
 export interface NodeRedLaunch {
   /** The node binary; this process's by default. */
@@ -61,37 +61,16 @@ export async function launchNodeRed(launch: NodeRedLaunch): Promise<NodeRedProce
       env: { ...plainEnvironment(), NODE_OPTIONS: '' },
     },
   );
-  // If the test process ends without its after hook (an uncaught error), Node-RED goes too.
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  const exit = once(child, 'exit').finally(() => process.off('exit', killOnExit));
-  const exited = () => child.exitCode !== null || child.signalCode !== null;
-  let output = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-  });
+  const watched = watchChild(child);
 
   const url = `http://127.0.0.1:${port}`;
   const nodeRed: NodeRedProcess = {
     url,
     userDir: launch.userDir,
-    output: () => output,
+    output: watched.output,
     request: (path, init = {}) => fetch(`${url}${path}`, init),
-    async stop() {
-      if (exited()) return;
-      child.kill('SIGINT');
-      const force = setTimeout(() => child.kill('SIGKILL'), 10000);
-      await exit;
-      clearTimeout(force);
-    },
-    async kill() {
-      if (exited()) return;
-      child.kill('SIGKILL');
-      await exit;
-    },
+    stop: () => watched.interrupt(10000),
+    kill: watched.kill,
   };
   const isReady =
     launch.isReady ??
@@ -101,7 +80,7 @@ export async function launchNodeRed(launch: NodeRedLaunch): Promise<NodeRedProce
     await probeUntil(
       'Node-RED to start',
       async () => {
-        if (exited()) throw new Error(`Node-RED exited:\n${output}`);
+        if (watched.exited()) throw new Error(`Node-RED exited:\n${watched.output()}`);
         return (await isReady(nodeRed)) ? true : undefined;
       },
       launch.timeoutMs ?? 60000,
@@ -109,7 +88,9 @@ export async function launchNodeRed(launch: NodeRedLaunch): Promise<NodeRedProce
     );
   } catch (error) {
     await nodeRed.stop();
-    throw new Error(`${error instanceof Error ? error.message : String(error)}\nNode-RED output:\n${output}`);
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)}\nNode-RED output:\n${watched.output()}`,
+    );
   }
   return nodeRed;
 }
