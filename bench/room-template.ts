@@ -8,8 +8,8 @@
  *
  * Per size, after a full deploy and once every device streams: settle, a full GC, then over a window the
  * share of one core Node-RED used (every thread), its heap after a full GC, the MQTT messages a second the
- * broker received, the MQTT connections open at the broker, the requests a second the simulators
- * answered, and how many rooms' retained status topics say online or muted. Size 0 (the bench's stats tab
+ * broker received, the MQTT connections open at the broker, the requests and new (TLS) connections a
+ * second the simulators answered, and how many rooms' retained status topics say online or muted. Size 0 (the bench's stats tab
  * alone) is the baseline: per room = (size N - size 0) / N. Then the largest size once more with the
  * broker config node taken out of the subflow (one shared connection), to show what a room's own MQTT
  * connection costs; that variant loses the per-room last will and is a measurement only.
@@ -134,6 +134,11 @@ async function measure(
     requestsPerSecond: Object.fromEntries(
       [...requests].map(([path, count]) => [path, count / simulatorSeconds]),
     ),
+    connectionsPerSecond:
+      after
+        .slice(0, size)
+        .reduce((sum, each, index) => sum + each.connections - (before[index]?.connections ?? 0), 0) /
+      simulatorSeconds,
     streaming,
     statusWords: countWords(names.map((name) => broker.latest(statusTopic(name)) ?? '(none)')),
   };

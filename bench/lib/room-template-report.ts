@@ -16,6 +16,11 @@ export interface TemplateSample {
   mqttConnections: number;
   /** Device requests the simulators answered in the window, a second, by path without the query. */
   requestsPerSecond: Record<string, number>;
+  /**
+   * New connections (TLS handshakes) the simulators accepted in the window, a second: a request past the
+   * keep-alive of the one before comes on a new one.
+   */
+  connectionsPerSecond: number;
   /** Rooms whose device had a data stream accepted after the deploy. */
   streaming: number;
   /** Rooms by the word their retained status topic said at the end of the window ("(none)": no word). */
@@ -37,6 +42,7 @@ const HEADER = [
   'MQTT msgs/s',
   'MQTT connections',
   'device req/s',
+  'new TLS conn/s',
   'streaming',
   'status online/muted',
 ];
@@ -67,6 +73,7 @@ function row(sample: TemplateSample, base: TemplateSample): string[] {
     sample.mqttPerSecond.toFixed(1),
     String(sample.mqttConnections),
     total(sample.requestsPerSecond).toFixed(1),
+    sample.connectionsPerSecond.toFixed(1),
     `${sample.streaming}/${sample.rooms}`,
     `${working(sample)}/${sample.rooms}`,
   ];

@@ -68,6 +68,7 @@ export class DeviceState implements ControlStateCache {
   /** Counts starts and stops: a read begun in an earlier run lands nowhere. */
   #run = 0;
   #running = false;
+  #resyncing = false;
   /** Until the change stream first opens (or fails to), reads wait for it, so no change falls between. */
   #readsHeld = true;
   #closed = false;
@@ -170,7 +171,7 @@ export class DeviceState implements ControlStateCache {
     this.#readsHeld = true;
     this.#stopFollowing = this.#feeds.followChanges(this.#changeSubscriber());
     this.#stopWatchingMute = this.#feeds.watchMute?.(() => this.#request('audio'));
-    this.#timers.push(setInterval(() => this.#resync(), this.#resyncIntervalMs));
+    this.#timers.push(setInterval(() => void this.#resyncInTurn(), this.#resyncIntervalMs));
   }
 
   /** What was cached is no longer followed, so it is dropped: the next start reads again. */
@@ -219,8 +220,31 @@ export class DeviceState implements ControlStateCache {
 
   /** Reads every followed announced group again, and the audio while it was never read (then it is polled). */
   #resync(): void {
-    for (const group of RESYNC_GROUPS) this.#request(group);
-    if (this.#unread.has('audio')) this.#request('audio');
+    for (const group of this.#resyncGroups()) this.#request(group);
+  }
+
+  #resyncGroups(): StateGroupName[] {
+    return this.#unread.has('audio') ? [...RESYNC_GROUPS, 'audio'] : [...RESYNC_GROUPS];
+  }
+
+  /**
+   * The minute's resync, one group after another: nothing waits for it, and in turn its reads go on the
+   * one request connection the device keeps open, not on a burst of new ones (a TLS handshake each, for
+   * the device too: three a minute per room of example 9 before). A resync still under way when the next
+   * is due lets that one go.
+   */
+  async #resyncInTurn(): Promise<void> {
+    if (this.#resyncing) return;
+    this.#resyncing = true;
+    const run = this.#run;
+    try {
+      for (const group of this.#resyncGroups()) {
+        if (run !== this.#run) return;
+        if (this.#keeps(group)) await this.#reads[group].request();
+      }
+    } finally {
+      this.#resyncing = false;
+    }
   }
 
   #request(group: StateGroupName): void {

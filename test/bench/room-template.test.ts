@@ -16,6 +16,7 @@ const sample = (overrides: Partial<TemplateSample>): TemplateSample => ({
   mqttPerSecond: 0,
   mqttConnections: 0,
   requestsPerSecond: {},
+  connectionsPerSecond: 0,
   streaming: 0,
   statusWords: {},
   ...overrides,

@@ -47,6 +47,34 @@ describe('device/coalesced-task', () => {
     task.finishRun();
   });
 
+  it('resolves a request once the run that serves it has ended: the queued one for a request made during a run', async () => {
+    const task = controlledTask();
+    const coalesced = new CoalescedTask(task.run, 0);
+    const served: string[] = [];
+    void coalesced.request().then(() => served.push('first'));
+    void coalesced.request().then(() => served.push('during the first run'));
+    task.finishRun();
+    await until(() => served.length === 1, 'the first run served');
+    should(served).eql(['first']);
+    await until(() => task.runs === 2, 'the queued run');
+    task.finishRun();
+    await until(() => served.length === 2, 'the queued run served');
+  });
+
+  it('resolves a request at once when its run is cancelled before it began', async () => {
+    const task = controlledTask();
+    const coalesced = new CoalescedTask(task.run, 0);
+    void coalesced.request();
+    let served = false;
+    void coalesced.request().then(() => {
+      served = true;
+    });
+    coalesced.cancel();
+    await until(() => served, 'the cancelled request answered');
+    should(task.runs).equal(1);
+    task.finishRun();
+  });
+
   it('runs nothing once closed', async () => {
     const task = controlledTask();
     const coalesced = new CoalescedTask(task.run, 0);

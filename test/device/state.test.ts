@@ -181,6 +181,24 @@ describe('device/state: the state of one device, read and followed', () => {
     );
   });
 
+  it("reads the groups of the minute's resync one after another, not in a burst of connections", async () => {
+    const connection = harness.connect({ stateResyncIntervalMs: 1000 });
+    await harness.followed(connection.state);
+    // Each answer takes a while: reads made at once would all arrive within a few ms of each other.
+    harness.sim.setFault({ kind: 'latency', ms: 150 });
+    harness.sim.resetRecords();
+    const resyncReads = () =>
+      harness.sim.requests.filter((request) =>
+        RESYNC_GROUPS.some((group) => request.path === GROUP_RESOURCES[group]),
+      );
+    await until(() => resyncReads().length >= RESYNC_GROUPS.length, 'one resync', 10_000);
+    const arrivals = resyncReads()
+      .slice(0, RESYNC_GROUPS.length)
+      .map((request) => request.time);
+    for (let index = 1; index < arrivals.length; index++)
+      should((arrivals[index] ?? 0) - (arrivals[index - 1] ?? 0)).be.aboveOrEqual(100, `read ${index}`);
+  });
+
   it('does not ask a model 310 for its profiles again once it refused them', async () => {
     harness.sim.setModel('310');
     const connection = harness.connect({ stateResyncIntervalMs: 300 });
