@@ -39,9 +39,9 @@ export interface StateFeeds {
  * read when they come, kept current from the shared change stream, audio polled (and read at once when
  * the data stream shows the microphone muted or live again), read again after a reconnect of that stream
  * and once a minute. Only the union of what the followers need is read and kept (issue 20 item 2: a
- * thousand active zones need the switching group alone); a group nobody needs any more is dropped. It runs only while someone follows it; stopped, it offers nothing cached, so the control
- * runner reads what it needs. A resource the device refuses (404, 409) is not asked for again by this
- * connection.
+ * thousand active zones need the switching group alone); a group nobody needs any more is dropped. It
+ * runs only while someone follows it; stopped, it offers nothing cached, so the control runner reads what
+ * it needs. A resource the device refuses (404, 409) is not asked for again by this connection.
  */
 export class DeviceState implements ControlStateCache {
   /** How long a polled audio reading counts as current: the control runner's `toggleFreshMs`. */
