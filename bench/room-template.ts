@@ -9,10 +9,10 @@
  * Per size, after a full deploy and once every device streams: settle, a full GC, then over a window the
  * share of one core Node-RED used (every thread), its heap after a full GC, the MQTT messages a second the
  * broker received, the MQTT connections open at the broker, the requests and new (TLS) connections a
- * second the simulators answered, and how many rooms' retained status topics say online or muted. Size 0 (the bench's stats tab
- * alone) is the baseline: per room = (size N - size 0) / N. Then the largest size once more with the
- * broker config node taken out of the subflow (one shared connection), to show what a room's own MQTT
- * connection costs; that variant loses the per-room last will and is a measurement only.
+ * second the simulators answered, and how many rooms' retained status topics say online or muted. Size 0
+ * (the bench's stats tab alone) is the baseline: per room = (size N - size 0) / N. Then the largest size
+ * once more with the broker config node taken out of the subflow (one shared connection), to show what a
+ * room's own MQTT connection costs; that variant loses the per-room last will and is a measurement only.
  *
  * TEMPLATE_PROFILE=heap measures the largest size alone (room broker) with V8's sampling heap profiler
  * running in Node-RED from the deploy to the end of settling, and prints which code allocated what each
