@@ -20,7 +20,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { withOfflineSettings } from '../../scripts/offline-settings';
-import { benchNodeRedPackage } from './node-red-choice';
+import { benchNodeRedPackage, benchNodeRedVersion } from './node-red-choice';
 
 /** One node of a flow as the editor exports it; config nodes may carry `credentials` inline. */
 export interface FlowNode {
@@ -185,7 +185,7 @@ export async function startEmbeddedNodeRed(
   let stopped = false;
   return {
     // RED.version() says 4.1.15-git whenever a .git folder is four levels above the runtime, as here.
-    version: (require(path.join(benchNodeRedPackage, 'package.json')) as { version: string }).version,
+    version: benchNodeRedVersion(),
     async deploy(flows) {
       const start = performance.now();
       const started = within(

@@ -4,6 +4,7 @@
  * benchmark's own (run the benchmark with that Node) or, for a Node-RED in a child process,
  * `BENCH_NODE_BINARY`.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const projectRoot = path.resolve(__dirname, '..', '..');
@@ -14,3 +15,9 @@ export const benchRedJs: string =
 
 /** The `node-red` package folder itself, for `require` (as `require('node-red')` would find it). */
 export const benchNodeRedPackage: string = path.dirname(benchRedJs);
+
+/** That Node-RED's version, from its package.json (`RED.version()` adds `-git` inside a git checkout). */
+export function benchNodeRedVersion(): string {
+  const packageJson = path.join(benchNodeRedPackage, 'package.json');
+  return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version;
+}

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { benchNodeRedPackage } from './node-red-choice';
+import { benchNodeRedVersion } from './node-red-choice';
 
 /** A plain-text table for benchmark output: first column left-aligned, the others right-aligned. */
 export function formatTable(
@@ -20,12 +18,6 @@ export function formatTable(
       )
       .join('  ');
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
-}
-
-/** The version of the Node-RED the benchmarks run (`BENCH_RED_JS`, or this project's). */
-function benchNodeRedVersion(): string {
-  const packageJson = path.join(benchNodeRedPackage, 'package.json');
-  return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version;
 }
 
 export function machineLine(): string {
