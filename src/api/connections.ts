@@ -3,6 +3,14 @@ import { type buildConnector, Client, type Dispatcher } from 'undici';
 /** At most this many connections carry requests at once; each event stream has one of its own besides. */
 const MAX_REQUEST_CONNECTIONS = 4;
 
+/**
+ * Requests a connection holds (one waiting for its answer, the rest queued behind it) before another
+ * connection opens. Waiting for one answer costs about a round trip; a new connection costs a TCP and a TLS
+ * handshake, two round trips or more and a key exchange on the device's small CPU. So a second request
+ * waits, and a third opens a connection of its own.
+ */
+const REQUESTS_PER_CONNECTION = 2;
+
 export interface DeviceConnectionsOptions {
   connect: buildConnector.connector | Partial<buildConnector.BuildOptions>;
   headersTimeout: number;
@@ -11,7 +19,7 @@ export interface DeviceConnectionsOptions {
 
 /**
  * The connections to one device: a few keep-alive connections for requests, each request going to the
- * least busy one, and one connection per event stream, made for it and ended with it. undici's Pool
+ * least busy one (a busy one takes a second request before another connection opens), and one connection per event stream, made for it and ended with it. undici's Pool
  * would share them too, but every Pool holds a queue of 2,048 slots (16 KiB) from the start: with 1,000
  * devices in one process that was a fifth of each device's heap (bench/README.md, many-rooms).
  */
@@ -80,7 +88,12 @@ export class DeviceConnections {
       if (busy === 0) return client;
       if (busy < least) [chosen, least] = [client, busy];
     }
-    if (chosen !== undefined && this.#requests.size >= MAX_REQUEST_CONNECTIONS) return chosen;
+    if (
+      chosen !== undefined &&
+      (least < REQUESTS_PER_CONNECTION || this.#requests.size >= MAX_REQUEST_CONNECTIONS)
+    ) {
+      return chosen;
+    }
     const client = this.#client();
     this.#requests.set(client, 0);
     if (chosen !== undefined) this.#forgetWhenIdleAndClosed(client);

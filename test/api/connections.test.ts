@@ -3,6 +3,8 @@ import { until } from '../support/wait';
 import { useHarness } from './helpers';
 
 const AUDIO = '/api/v1/audio';
+/** Different paths: identical GETs under way share one request. */
+const THREE_PATHS = [AUDIO, '/api/v1/status', '/api/v1/room/layout'];
 
 describe('api/connections: the connections to one device', () => {
   const harness = useHarness();
@@ -13,6 +15,26 @@ describe('api/connections: the connections to one device', () => {
     const after = harness.simulator.stats().connections;
     for (let index = 0; index < 5; index++) await client.request('GET', AUDIO);
     should(harness.simulator.stats().connections).equal(after);
+  });
+
+  it('queues a second request behind one waiting for its answer instead of opening a connection', async () => {
+    const client = harness.client();
+    await client.request('GET', AUDIO);
+    const before = harness.simulator.stats().connections;
+    harness.simulator.setFault({ kind: 'latency', ms: 150 });
+    const answers = await Promise.all(THREE_PATHS.slice(0, 2).map((path) => client.request('GET', path)));
+    should(answers.map((answer) => answer.statusCode)).eql([200, 200]);
+    should(harness.simulator.stats().connections).equal(before);
+  });
+
+  it('opens another connection for a third request while two wait on the first', async () => {
+    const client = harness.client();
+    await client.request('GET', AUDIO);
+    const before = harness.simulator.stats().connections;
+    harness.simulator.setFault({ kind: 'latency', ms: 150 });
+    const answers = await Promise.all(THREE_PATHS.map((path) => client.request('GET', path)));
+    should(answers.map((answer) => answer.statusCode)).eql([200, 200, 200]);
+    should(harness.simulator.stats().connections - before).equal(1);
   });
 
   it('carries a burst of requests over at most four connections, every request answered', async () => {
