@@ -17,7 +17,8 @@
  * SSE cost any client on this machine.
  *
  * ROOMS_PROFILE=1 measures one size (ROOMS_PROFILE_SIZE, 200) with V8's CPU profiler running in Node-RED
- * through the window, and prints where the time goes per event (bench/lib/cpu-profile.ts);
+ * through the window, and prints where the time goes per event (bench/lib/cpu-profile.ts), then the same
+ * for the baseline's process over its window, and the two side by side (unless ROOMS_BASELINE=0);
  * ROOMS_PROFILE=heap runs V8's sampling heap profiler from the deploy to the end of settling instead, and
  * prints which code allocated what each device still holds.
  *
@@ -33,19 +34,15 @@ import { stopAll } from './lib/cleanup';
 import {
   type CpuProfile,
   type HeapProfileNode,
+  PROFILE_SAMPLING_MICROS,
+  profileComparison,
   profileReport,
   summariseHeapProfile,
   summariseProfile,
 } from './lib/cpu-profile';
 import { mostWithin } from './lib/device-counters';
 import { pinnedDevice } from './lib/flows';
-import {
-  type BenchNodeRed,
-  cpuShare,
-  type FlowNode,
-  PROFILE_SAMPLING_MICROS,
-  startBenchNodeRed,
-} from './lib/node-red-child';
+import { type BenchNodeRed, cpuShare, type FlowNode, startBenchNodeRed } from './lib/node-red-child';
 import { procCpuSeconds } from './lib/proc-cpu';
 import { startRawStreams } from './lib/raw-streams';
 import { type FleetSample, fleetReport, type StartupReading } from './lib/rooms-report';
@@ -190,6 +187,8 @@ interface RawSample {
   cpu: number;
   events: number;
   broken: number;
+  /** Its process's CPU profile over the window, when the CPU profiler is on. */
+  profile?: CpuProfile;
 }
 
 async function measureRaw(
@@ -208,8 +207,10 @@ async function measureRaw(
     const [before, first] = await Promise.all([readAll(processes), raw.stats()]);
     const cpuBefore = raw.cpuSeconds();
     const startedAt = Date.now();
+    if (PROFILE_KIND === 'cpu') await raw.startProfile();
     await delay(WINDOW_SECONDS * 1000);
     const [after, last] = await Promise.all([readAll(processes), raw.stats()]);
+    const profile = PROFILE_KIND === 'cpu' ? await raw.stopProfile() : undefined;
     const seconds = (Date.now() - startedAt) / 1000;
     const written = after
       .slice(0, simulators.length)
@@ -223,6 +224,7 @@ async function measureRaw(
       cpu: (raw.cpuSeconds() - cpuBefore) / seconds,
       events: written,
       broken: last.broken - first.broken,
+      ...(profile && { profile }),
     };
   } finally {
     await raw.stop();
@@ -273,7 +275,10 @@ async function startSimulators(count: number): Promise<SimulatorProcess[]> {
   );
 }
 
-function printProfiles({ sample, profile, heap }: Awaited<ReturnType<typeof measureSize>>): void {
+function printProfiles(
+  { sample, profile, heap }: Awaited<ReturnType<typeof measureSize>>,
+  raw: RawSample | undefined,
+): void {
   const file = process.env.ROOMS_PROFILE_FILE;
   if (profile !== undefined) {
     console.log(
@@ -284,6 +289,23 @@ function printProfiles({ sample, profile, heap }: Awaited<ReturnType<typeof meas
     console.log(profileReport(summary, sample.events, 'µs/event'));
     if ((summary.byCategory.get('JSON (JSON.parse, JSON.stringify)') ?? 0) === 0) {
       console.log("  JSON.parse showed no frame of its own: V8 counts it in its caller's self time.");
+    }
+    if (raw?.profile !== undefined) {
+      const bare = summariseProfile(raw.profile);
+      console.log(
+        `\n  CPU profile of the baseline's thread (undici + eventsource-parser alone) over its window ` +
+          `(${raw.events} events, sampled the same way)`,
+      );
+      console.log(profileReport(bare, raw.events, 'µs/event'));
+      console.log(
+        '\n  side by side, per event: what the package costs beyond a bare reader, by where it goes',
+      );
+      console.log(
+        profileComparison(
+          { label: 'package', summary, per: sample.events },
+          { label: 'bare', summary: bare, per: raw.events },
+        ),
+      );
     }
   }
   if (heap !== undefined) {
@@ -323,13 +345,13 @@ export async function run(): Promise<void> {
     for (const size of PROFILE ? SIZES : [0, ...SIZES]) {
       last = await measureSize(nodeRed, processes, simulators.slice(0, size));
       samples.push(last.sample);
-      if (!PROFILE && !NO_BASELINE && size > 0)
+      if (PROFILE_KIND !== 'heap' && !NO_BASELINE && size > 0)
         raws.push(await measureRaw(nodeRed, processes, simulators.slice(0, size)));
     }
     await nodeRed.deploy([]);
     console.log(fleetReport(samples, READING_INTERVAL_MS));
     if (raws.length > 0) console.log(rawReport(samples, raws));
-    if (last !== undefined) printProfiles(last);
+    if (last !== undefined) printProfiles(last, raws.at(-1));
     console.log(`  ${machineLine()}`);
     console.log('  reproduce: npm run build && node --require tsx/cjs bench/run.ts many-rooms');
   } finally {

@@ -67,8 +67,8 @@ export async function startLineChild(
 
 /**
  * The child's side: prints `ready` as its first line, then answers each query line with what `answers`
- * holds for it (an unknown one with an error), and ends through `stop` on SIGTERM or when stdin closes
- * (the benchmark died).
+ * holds for it (an unknown one with an error; an answer may be a promise, and answers keep the order of
+ * the queries), and ends through `stop` on SIGTERM or when stdin closes (the benchmark died).
  */
 export function serveQueries(
   ready: unknown,
@@ -81,11 +81,19 @@ export function serveQueries(
   process.once('SIGTERM', end);
   const queries = createInterface({ input: process.stdin });
   queries.on('close', end);
+  let answered: Promise<void> = Promise.resolve();
   queries.on('line', (query) => {
-    const answer = Object.hasOwn(answers, query)
-      ? (answers[query] as () => unknown)()
-      : { error: `unknown query ${JSON.stringify(query)}` };
-    process.stdout.write(`${JSON.stringify(answer)}\n`);
+    answered = answered.then(async () => {
+      let answer: unknown;
+      try {
+        answer = Object.hasOwn(answers, query)
+          ? await (answers[query] as () => unknown)()
+          : { error: `unknown query ${JSON.stringify(query)}` };
+      } catch (error) {
+        answer = { error: `${query} failed: ${String(error)}` };
+      }
+      process.stdout.write(`${JSON.stringify(answer)}\n`);
+    });
   });
   process.stdout.write(`${JSON.stringify(ready)}\n`);
 }

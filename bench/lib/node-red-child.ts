@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { launchNodeRed, type NodeRedProcess } from '../../test/support/node-red-process';
 import { delay, probeUntil } from '../../test/support/wait';
-import type { CpuProfile, HeapProfileNode } from './cpu-profile';
+import { type CpuProfile, type HeapProfileNode, PROFILE_SAMPLING_MICROS } from './cpu-profile';
 import { benchRedJs } from './node-red-choice';
 
 const projectRoot = path.resolve(__dirname, '..', '..');
@@ -56,12 +56,6 @@ export interface BenchNodeRed {
 }
 
 const STATS_TAB = 'bench-stats-tab';
-
-/**
- * Between two samples of the CPU profiler, in µs. V8's default (1000) leaves few samples of a few µs per
- * event; sampling faster costs Node-RED much more CPU (every 200 µs nearly tripled it).
- */
-export const PROFILE_SAMPLING_MICROS = 500;
 
 /** Between two samples of the heap profiler, in bytes allocated on average (V8's default is 32 KiB). */
 const HEAP_SAMPLING_BYTES = 4096;

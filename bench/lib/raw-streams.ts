@@ -1,5 +1,6 @@
 /** The many-rooms baseline in a child process of its own (see raw-streams-host.ts). */
 import path from 'node:path';
+import type { CpuProfile } from './cpu-profile';
 import { startLineChild } from './line-child';
 import { procCpuSeconds } from './proc-cpu';
 
@@ -7,6 +8,9 @@ export interface RawStreams {
   readonly pid: number;
   /** soundLocation readings parsed so far, and streams that ended. */
   stats(): Promise<{ events: number; broken: number }>;
+  /** V8's CPU profiler in the process's thread, from `startProfile` until `stopProfile`. */
+  startProfile(): Promise<void>;
+  stopProfile(): Promise<CpuProfile>;
   /** CPU seconds (user + system) the process used so far, from /proc. */
   cpuSeconds(): number;
   stop(): Promise<void>;
@@ -19,6 +23,10 @@ export async function startRawStreams(urls: readonly string[], password: string)
   return {
     pid: child.pid,
     stats: async () => (await child.query('stats')) as { events: number; broken: number },
+    startProfile: async () => {
+      await child.query('profile-start');
+    },
+    stopProfile: async () => (await child.query('profile-stop')) as unknown as CpuProfile,
     cpuSeconds: () => procCpuSeconds(child.pid),
     stop: () => child.stop(),
   };

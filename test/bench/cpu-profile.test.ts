@@ -2,6 +2,7 @@ import should from 'should';
 import {
   type CpuProfile,
   type HeapProfileNode,
+  profileComparison,
   summariseHeapProfile,
   summariseProfile,
 } from '../../bench/lib/cpu-profile';
@@ -98,6 +99,21 @@ describe('bench CPU profile summary', () => {
     );
     const emits = [...summary.self.entries()].filter(([name]) => name.startsWith('emit '));
     should(emits.map(([, micros]) => micros).sort()).eql([100, 200]);
+  });
+
+  it('sets two profiles side by side per event, with what the first costs beyond the second', () => {
+    // The package: 3 undici samples and 1 of its own over 2 events; the bare reader: 2 undici samples over 4.
+    const pkg = summariseProfile(profileOf([[UNDICI], [UNDICI], [UNDICI], [PACKAGE_API]]));
+    const bare = summariseProfile(profileOf([[UNDICI], [UNDICI]]));
+    const table = profileComparison(
+      { label: 'package', summary: pkg, per: 2 },
+      { label: 'bare', summary: bare, per: 4 },
+    );
+    const row = (start: string) =>
+      (table.split('\n').find((line) => line.trim().startsWith(start)) ?? '').split(/\s{2,}/);
+    should(row('HTTP (undici)').slice(-3)).eql(['150.00', '50.00', '+100.00']);
+    should(row('package: dist/api').slice(-3)).eql(['50.00', '0.00', '+50.00']);
+    should(row('all').slice(-3)).eql(['200.00', '50.00', '+150.00']);
   });
 });
 
