@@ -185,6 +185,9 @@ async function measureSize(
 interface RawSample {
   size: number;
   cpu: number;
+  /** Shares of one core, as the package's: its main thread alone, and the kernel's part of all threads. */
+  mainThreadCpu: number;
+  systemCpu: number;
   events: number;
   broken: number;
   /** Its process's CPU profile over the window, when the CPU profiler is on. */
@@ -205,11 +208,12 @@ async function measureRaw(
   try {
     await delay(SETTLE_SECONDS * 1000);
     const [before, first] = await Promise.all([readAll(processes), raw.stats()]);
-    const cpuBefore = raw.cpuSeconds();
+    const [allBefore, mainBefore] = [raw.cpu(), raw.cpu('main')];
     const startedAt = Date.now();
     if (PROFILE_KIND === 'cpu') await raw.startProfile();
     await delay(WINDOW_SECONDS * 1000);
     const [after, last] = await Promise.all([readAll(processes), raw.stats()]);
+    const [allAfter, mainAfter] = [raw.cpu(), raw.cpu('main')];
     const profile = PROFILE_KIND === 'cpu' ? await raw.stopProfile() : undefined;
     const seconds = (Date.now() - startedAt) / 1000;
     const written = after
@@ -221,7 +225,9 @@ async function measureRaw(
       );
     return {
       size: simulators.length,
-      cpu: (raw.cpuSeconds() - cpuBefore) / seconds,
+      cpu: (allAfter.user + allAfter.system - allBefore.user - allBefore.system) / seconds,
+      mainThreadCpu: (mainAfter.user + mainAfter.system - mainBefore.user - mainBefore.system) / seconds,
+      systemCpu: (allAfter.system - allBefore.system) / seconds,
       events: written,
       broken: last.broken - first.broken,
       ...(profile && { profile }),
@@ -240,6 +246,8 @@ function rawReport(samples: readonly FleetSample[], raws: readonly RawSample[]):
     return [
       String(raw.size),
       `${(raw.cpu * 100).toFixed(1)}%`,
+      `${(raw.mainThreadCpu * 100).toFixed(1)}%`,
+      `${(raw.systemCpu * 100).toFixed(1)}%`,
       `${rawPerEvent.toFixed(1)} µs`,
       sample === undefined ? '-' : `${(sample.cpu * 100).toFixed(1)}%`,
       `${packagePerEvent.toFixed(1)} µs`,
@@ -255,6 +263,8 @@ function rawReport(samples: readonly FleetSample[], raws: readonly RawSample[]):
       [
         'devices',
         'raw cpu',
+        'main thread',
+        'kernel',
         'raw cpu/event',
         'package cpu',
         'package cpu/event',

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { CpuProfile } from './cpu-profile';
 import { startLineChild } from './line-child';
-import { procCpuSeconds } from './proc-cpu';
+import { type ProcCpu, procCpu } from './proc-cpu';
 
 export interface RawStreams {
   readonly pid: number;
@@ -11,8 +11,8 @@ export interface RawStreams {
   /** V8's CPU profiler in the process's thread, from `startProfile` until `stopProfile`. */
   startProfile(): Promise<void>;
   stopProfile(): Promise<CpuProfile>;
-  /** CPU seconds (user + system) the process used so far, from /proc. */
-  cpuSeconds(): number;
+  /** CPU seconds the process used so far (all threads, or its main thread), from /proc. */
+  cpu(thread?: 'main'): ProcCpu;
   stop(): Promise<void>;
 }
 
@@ -27,7 +27,7 @@ export async function startRawStreams(urls: readonly string[], password: string)
       await child.query('profile-start');
     },
     stopProfile: async () => (await child.query('profile-stop')) as unknown as CpuProfile,
-    cpuSeconds: () => procCpuSeconds(child.pid),
+    cpu: (thread) => procCpu(child.pid, thread === 'main' ? child.pid : undefined),
     stop: () => child.stop(),
   };
 }
