@@ -1,15 +1,23 @@
-import { type buildConnector, Client, type Dispatcher } from 'undici';
+import { type buildConnector, Client, type Dispatcher, errors } from 'undici';
 
 /** At most this many connections carry requests at once; each event stream has one of its own besides. */
 const MAX_REQUEST_CONNECTIONS = 4;
 
 /**
- * Requests a connection holds (one waiting for its answer, the rest queued behind it) before another
- * connection opens. Waiting for one answer costs about a round trip; a new connection costs a TCP and a TLS
- * handshake, two round trips or more and a key exchange on the device's small CPU. So a second request
- * waits, and a third opens a connection of its own.
+ * How long a request waits for a request connection to be free before it opens one of its own. Waiting
+ * for an answer costs about a round trip; a new connection costs a TCP and a TLS handshake, two round
+ * trips or more and a key exchange on the device's small processor. A device on a LAN answers a few reads
+ * within this; an answer that takes longer may never come, and what waits behind it must not wait with it.
  */
-const REQUESTS_PER_CONNECTION = 2;
+const WAIT_FOR_FREE_MS = 250;
+
+/** A request waiting for a free request connection, first come first served. */
+interface WaitingRequest {
+  options: Dispatcher.RequestOptions;
+  /** Takes the request as sent (its promise): on a connection that became free, or after the wait. */
+  resolve: (sent: Promise<Dispatcher.ResponseData>) => void;
+  timer: NodeJS.Timeout;
+}
 
 export interface DeviceConnectionsOptions {
   connect: buildConnector.connector | Partial<buildConnector.BuildOptions>;
@@ -18,10 +26,14 @@ export interface DeviceConnectionsOptions {
 }
 
 /**
- * The connections to one device: a few keep-alive connections for requests, each request going to the
- * least busy one (a busy one takes a second request before another connection opens), and one connection per event stream, made for it and ended with it. undici's Pool
- * would share them too, but every Pool holds a queue of 2,048 slots (16 KiB) from the start: with 1,000
- * devices in one process that was a fifth of each device's heap (bench/README.md, many-rooms).
+ * The connections to one device: a few keep-alive connections for requests, and one connection per event
+ * stream, made for it and ended with it. A request takes a free request connection; when none is free it
+ * waits in turn for one, a moment at most, and then opens a connection of its own while fewer than the
+ * most are open (else it queues on the least busy). So a burst of reads goes one after another on the
+ * connection already open, as long as the device answers promptly.
+ * undici's Pool would share connections too, but every Pool holds a queue of 2,048 slots (16 KiB) from
+ * the start: with 1,000 devices in one process that was a fifth of each device's heap (bench/README.md,
+ * many-rooms).
  */
 export class DeviceConnections {
   readonly #origin: string;
@@ -29,21 +41,32 @@ export class DeviceConnections {
   /** Requests under way (answer not read to its end) per request connection. */
   readonly #requests = new Map<Client, number>();
   readonly #streams = new Set<Client>();
+  readonly #waiting: WaitingRequest[] = [];
 
   constructor(origin: string, options: DeviceConnectionsOptions) {
     this.#origin = origin;
     this.#options = options;
   }
 
-  /** One request on the least busy request connection; it counts as busy until its body is done. */
+  /** One request on a request connection (see the class); it counts as busy until its body is done. */
   request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
-    const client = this.#leastBusy();
-    this.#requests.set(client, (this.#requests.get(client) ?? 0) + 1);
-    const done = (): void => {
-      const busy = this.#requests.get(client);
-      if (busy !== undefined) this.#requests.set(client, busy - 1);
-    };
-    return this.#requestOn(client, options, done);
+    // Those already waiting come first.
+    if (this.#waiting.length === 0) {
+      const free = this.#free();
+      if (free !== undefined) return this.#send(free, options);
+      if (this.#requests.size === 0) return this.#send(this.#open(), options);
+    }
+    return new Promise((resolve) => {
+      const waiting: WaitingRequest = {
+        options,
+        resolve,
+        timer: setTimeout(() => {
+          this.#waiting.splice(this.#waiting.indexOf(waiting), 1);
+          resolve(this.#send(this.#openOrLeastBusy(), options));
+        }, WAIT_FOR_FREE_MS),
+      };
+      this.#waiting.push(waiting);
+    });
   }
 
   /** A long-lived request (an event stream) on a connection of its own, closed when its body closes. */
@@ -59,6 +82,10 @@ export class DeviceConnections {
 
   /** Ends every connection and every request and stream on them. */
   async destroy(): Promise<void> {
+    for (const waiting of this.#waiting.splice(0)) {
+      clearTimeout(waiting.timer);
+      waiting.resolve(Promise.reject(new errors.ClientDestroyedError()));
+    }
     const clients = [...this.#requests.keys(), ...this.#streams];
     this.#requests.clear();
     this.#streams.clear();
@@ -81,22 +108,42 @@ export class DeviceConnections {
     }
   }
 
-  #leastBusy(): Client {
+  #send(client: Client, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+    this.#requests.set(client, (this.#requests.get(client) ?? 0) + 1);
+    const done = (): void => {
+      const busy = this.#requests.get(client);
+      if (busy === undefined) return;
+      this.#requests.set(client, busy - 1);
+      if (busy > 1) return;
+      // Handed over at once, so that no request made meanwhile takes the connection first.
+      const next = this.#waiting.shift();
+      if (next === undefined) return;
+      clearTimeout(next.timer);
+      next.resolve(this.#send(client, next.options));
+    };
+    return this.#requestOn(client, options, done);
+  }
+
+  #free(): Client | undefined {
+    for (const [client, busy] of this.#requests) if (busy === 0) return client;
+    return undefined;
+  }
+
+  #openOrLeastBusy(): Client {
+    if (this.#requests.size < MAX_REQUEST_CONNECTIONS) {
+      const client = this.#open();
+      this.#forgetWhenIdleAndClosed(client);
+      return client;
+    }
     let chosen: Client | undefined;
     let least = Number.POSITIVE_INFINITY;
-    for (const [client, busy] of this.#requests) {
-      if (busy === 0) return client;
-      if (busy < least) [chosen, least] = [client, busy];
-    }
-    if (
-      chosen !== undefined &&
-      (least < REQUESTS_PER_CONNECTION || this.#requests.size >= MAX_REQUEST_CONNECTIONS)
-    ) {
-      return chosen;
-    }
+    for (const [client, busy] of this.#requests) if (busy < least) [chosen, least] = [client, busy];
+    return chosen ?? this.#open();
+  }
+
+  #open(): Client {
     const client = this.#client();
     this.#requests.set(client, 0);
-    if (chosen !== undefined) this.#forgetWhenIdleAndClosed(client);
     return client;
   }
 

@@ -17,33 +17,51 @@ describe('api/connections: the connections to one device', () => {
     should(harness.simulator.stats().connections).equal(after);
   });
 
-  it('queues a second request behind one waiting for its answer instead of opening a connection', async () => {
+  it('sends a burst of requests one after another over the open connection while the device answers promptly', async () => {
     const client = harness.client();
     await client.request('GET', AUDIO);
     const before = harness.simulator.stats().connections;
-    harness.simulator.setFault({ kind: 'latency', ms: 150 });
-    const answers = await Promise.all(THREE_PATHS.slice(0, 2).map((path) => client.request('GET', path)));
-    should(answers.map((answer) => answer.statusCode)).eql([200, 200]);
+    harness.simulator.setFault({ kind: 'latency', ms: 20 });
+    const answers = await Promise.all(THREE_PATHS.map((path) => client.request('GET', path)));
+    should(answers.map((answer) => answer.statusCode)).eql([200, 200, 200]);
     should(harness.simulator.stats().connections).equal(before);
   });
 
-  it('opens another connection for a third request while two wait on the first', async () => {
+  it('does not keep a request waiting behind one the device is slow to answer', async () => {
     const client = harness.client();
     await client.request('GET', AUDIO);
     const before = harness.simulator.stats().connections;
-    harness.simulator.setFault({ kind: 'latency', ms: 150 });
-    const answers = await Promise.all(THREE_PATHS.map((path) => client.request('GET', path)));
-    should(answers.map((answer) => answer.statusCode)).eql([200, 200, 200]);
+    harness.simulator.setFault({ kind: 'latency', ms: 1500, path: AUDIO });
+    const answered: string[] = [];
+    const answer = (path: string) => client.request('GET', path).then(() => answered.push(path));
+    await Promise.all([answer(AUDIO), answer('/api/v1/status')]);
+    should(answered).eql(['/api/v1/status', AUDIO]);
     should(harness.simulator.stats().connections - before).equal(1);
   });
 
-  it('carries a burst of requests over at most four connections, every request answered', async () => {
+  it('fails a request still waiting for a free connection as CLOSED when its client closes', async () => {
+    const client = harness.client();
+    await client.request('GET', AUDIO);
+    harness.simulator.setFault({ kind: 'latency', ms: 500 });
+    const arrived = harness.simulator.stats().httpRequests;
+    const first = client.request('GET', AUDIO).catch((error: unknown) => error);
+    const second = client.request('GET', '/api/v1/status').catch((error: unknown) => error);
+    await until(() => harness.simulator.stats().httpRequests > arrived, 'the first request to arrive');
+    await client.close();
+    should(await second).have.property('code', 'CLOSED');
+    should(await first).have.property('code', 'CLOSED');
+    should(harness.simulator.stats().httpRequests).equal(arrived + 1);
+  });
+
+  it('carries a burst the device is slow to answer over at most four connections, every request answered', async () => {
     const client = harness.client();
     await client.request('GET', AUDIO);
     const before = harness.simulator.stats().connections;
-    const answers = await Promise.all(Array.from({ length: 12 }, () => client.request('GET', AUDIO)));
-    should(answers.map((answer) => answer.statusCode)).eql(Array(12).fill(200));
-    should(harness.simulator.stats().connections - before).be.belowOrEqual(3);
+    harness.simulator.setFault({ kind: 'latency', ms: 600 });
+    const paths = [...THREE_PATHS, '/api/v1/room/profiles', '/api/v1/audio/hardware', '/api/v1/room/zones'];
+    const answers = await Promise.all(paths.map((path) => client.request('GET', path)));
+    should(answers.map((answer) => answer.statusCode)).eql(Array(6).fill(200));
+    should(harness.simulator.stats().connections - before).equal(3);
   });
 
   it('gives an event stream a connection of its own and closes it with the stream', async () => {
