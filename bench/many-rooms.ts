@@ -43,7 +43,7 @@ import {
 import { mostWithin } from './lib/device-counters';
 import { pinnedDevice } from './lib/flows';
 import { type BenchNodeRed, cpuShare, type FlowNode, startBenchNodeRed } from './lib/node-red-child';
-import { procCpuSeconds } from './lib/proc-cpu';
+import { type ProcCpu, procCpuSeconds } from './lib/proc-cpu';
 import { startRawStreams } from './lib/raw-streams';
 import { type FleetSample, fleetReport, type StartupReading } from './lib/rooms-report';
 import {
@@ -214,8 +214,10 @@ async function measureRaw(
     await delay(WINDOW_SECONDS * 1000);
     const [after, last] = await Promise.all([readAll(processes), raw.stats()]);
     const [allAfter, mainAfter] = [raw.cpu(), raw.cpu('main')];
-    const profile = PROFILE_KIND === 'cpu' ? await raw.stopProfile() : undefined;
+    // Before the profile is fetched: sending it is not part of the window.
     const seconds = (Date.now() - startedAt) / 1000;
+    const profile = PROFILE_KIND === 'cpu' ? await raw.stopProfile() : undefined;
+    const share = (from: ProcCpu, to: ProcCpu) => (to.user + to.system - from.user - from.system) / seconds;
     const written = after
       .slice(0, simulators.length)
       .reduce(
@@ -225,8 +227,8 @@ async function measureRaw(
       );
     return {
       size: simulators.length,
-      cpu: (allAfter.user + allAfter.system - allBefore.user - allBefore.system) / seconds,
-      mainThreadCpu: (mainAfter.user + mainAfter.system - mainBefore.user - mainBefore.system) / seconds,
+      cpu: share(allBefore, allAfter),
+      mainThreadCpu: share(mainBefore, mainAfter),
       systemCpu: (allAfter.system - allBefore.system) / seconds,
       events: written,
       broken: last.broken - first.broken,
