@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { type buildConnector, Client, type Dispatcher, errors } from 'undici';
 
 /** At most this many connections carry requests at once; each event stream has one of its own besides. */
@@ -13,10 +14,29 @@ const WAIT_FOR_FREE_MS = 250;
 
 /** A request waiting for a free request connection, first come first served. */
 interface WaitingRequest {
-  options: Dispatcher.RequestOptions;
-  /** Takes the request as sent (its promise): on a connection that became free, or after the wait. */
-  resolve: (sent: Promise<Dispatcher.ResponseData>) => void;
-  timer: NodeJS.Timeout;
+  /** Sends it on `client`, a connection that has just become free, and ends the wait. */
+  sendOn: (client: Client) => void;
+  /** Ends the wait with `error`: the request is never sent. */
+  fail: (error: Error) => void;
+}
+
+/**
+ * Calls `listener` once when `signal` aborts (at once when it has); answers what stops listening. undici
+ * takes an AbortSignal or an EventEmitter that emits `abort` (src/api/transport.ts passes the latter).
+ */
+function whenAborted(signal: Dispatcher.RequestOptions['signal'], listener: () => void): () => void {
+  if (signal === null || signal === undefined) return () => undefined;
+  if ((signal as { aborted?: unknown }).aborted === true) {
+    listener();
+    return () => undefined;
+  }
+  if (signal instanceof AbortSignal) {
+    signal.addEventListener('abort', listener, { once: true });
+    return () => signal.removeEventListener('abort', listener);
+  }
+  const emitter = signal as EventEmitter;
+  emitter.once('abort', listener);
+  return () => emitter.off('abort', listener);
 }
 
 export interface DeviceConnectionsOptions {
@@ -57,15 +77,24 @@ export class DeviceConnections {
       if (this.#requests.size === 0) return this.#send(this.#open(), options);
     }
     return new Promise((resolve) => {
-      const waiting: WaitingRequest = {
-        options,
-        resolve,
-        timer: setTimeout(() => {
-          this.#waiting.splice(this.#waiting.indexOf(waiting), 1);
-          resolve(this.#send(this.#openOrLeastBusy(), options));
-        }, WAIT_FOR_FREE_MS),
+      // Set last: a signal aborted already ends the wait before it is.
+      let stopListening: (() => void) | undefined;
+      const settle = (sent: Promise<Dispatcher.ResponseData>): void => {
+        clearTimeout(timer);
+        stopListening?.();
+        const index = this.#waiting.indexOf(waiting);
+        if (index !== -1) this.#waiting.splice(index, 1);
+        resolve(sent);
       };
+      const waiting: WaitingRequest = {
+        sendOn: (client) => settle(this.#send(client, options)),
+        fail: (error) => settle(Promise.reject(error)),
+      };
+      const timer = setTimeout(() => settle(this.#send(this.#openOrLeastBusy(), options)), WAIT_FOR_FREE_MS);
       this.#waiting.push(waiting);
+      // A caller that gives up (its timeout, its signal) takes the request out of the queue at once: it
+      // opens no connection and never reaches the device.
+      stopListening = whenAborted(options.signal, () => waiting.fail(new errors.RequestAbortedError()));
     });
   }
 
@@ -82,10 +111,7 @@ export class DeviceConnections {
 
   /** Ends every connection and every request and stream on them. */
   async destroy(): Promise<void> {
-    for (const waiting of this.#waiting.splice(0)) {
-      clearTimeout(waiting.timer);
-      waiting.resolve(Promise.reject(new errors.ClientDestroyedError()));
-    }
+    for (const waiting of [...this.#waiting]) waiting.fail(new errors.ClientDestroyedError());
     const clients = [...this.#requests.keys(), ...this.#streams];
     this.#requests.clear();
     this.#streams.clear();
@@ -116,10 +142,7 @@ export class DeviceConnections {
       this.#requests.set(client, busy - 1);
       if (busy > 1) return;
       // Handed over at once, so that no request made meanwhile takes the connection first.
-      const next = this.#waiting.shift();
-      if (next === undefined) return;
-      clearTimeout(next.timer);
-      next.resolve(this.#send(client, next.options));
+      this.#waiting[0]?.sendOn(client);
     };
     return this.#requestOn(client, options, done);
   }

@@ -53,6 +53,25 @@ describe('api/connections: the connections to one device', () => {
     should(harness.simulator.stats().httpRequests).equal(arrived + 1);
   });
 
+  it('lets a request whose caller gives up while it waits go at once: no connection opened, nothing sent', async () => {
+    const client = harness.client();
+    await client.request('GET', AUDIO);
+    harness.simulator.setFault({ kind: 'latency', ms: 600 });
+    const { connections, httpRequests } = harness.simulator.stats();
+    const first = client.request('GET', AUDIO);
+    const caller = new AbortController();
+    const given = client
+      .request('GET', '/api/v1/status', undefined, { signal: caller.signal })
+      .catch((error: unknown) => error);
+    await until(() => harness.simulator.stats().httpRequests > httpRequests, 'the first request to arrive');
+    caller.abort();
+    const settled: string[] = [];
+    await Promise.all([first.then(() => settled.push('first')), given.then(() => settled.push('given up'))]);
+    should(settled).eql(['given up', 'first']);
+    should(await given).have.property('code', 'CLOSED');
+    should(harness.simulator.stats()).match({ connections, httpRequests: httpRequests + 1 });
+  });
+
   it('carries a burst the device is slow to answer over at most four connections, every request answered', async () => {
     const client = harness.client();
     await client.request('GET', AUDIO);
