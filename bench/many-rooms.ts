@@ -14,7 +14,9 @@
  * Baseline, after each size: Node-RED lets go of the devices and a process of its own holds the same
  * devices' data streams with undici and eventsource-parser alone (bench/lib/raw-streams-host.ts); its CPU
  * per event over the same window, beside the package's, tells the package's share from what TLS, HTTP and
- * SSE cost any client on this machine.
+ * SSE cost any client on this machine. Then the same reader inside the same Node-RED, in a bench-only node
+ * per device that sends nothing (bench/lib/nodes/bench-bare-stream.js), measured as the package is: what
+ * Node-RED's process costs any node that reads the streams (not while a profiler runs).
  *
  * ROOMS_PROFILE=1 measures one size (ROOMS_PROFILE_SIZE, 200) with V8's CPU profiler running in Node-RED
  * through the window, and prints where the time goes per event (bench/lib/cpu-profile.ts), then the same
@@ -25,11 +27,13 @@
  * Reproduce: npm run build && node --require tsx/cjs bench/run.ts many-rooms
  * Overridable: ROOMS_SIZES=200,500,1000 ROOMS_SETTLE_SECONDS=10 ROOMS_WINDOW_SECONDS=60 ROOMS_BASELINE=0
  * ROOMS_WARMUP_SECONDS=10 ROOMS_STREAMING_TIMEOUT_SECONDS=180 ROOMS_PROFILE=1 ROOMS_PROFILE_SIZE=200
+ * ROOMS_BARE_READING=data (the baseline reads the body with `data` events, as the package does)
  * ROOMS_PROFILE_FILE=/tmp/rooms.cpuprofile (keeps the profile; .heapprofile for heap)
  */
 import { writeFileSync } from 'node:fs';
 import { ACTIVE_ZONE_DEFAULTS } from '../src/nodes/conference-audio-active-zone/definition';
 import { delay } from '../test/support/wait';
+import type { BareReading } from './lib/bare-stream';
 import { stopAll } from './lib/cleanup';
 import {
   type CpuProfile,
@@ -71,6 +75,8 @@ const STREAMING_TIMEOUT_SECONDS = envNumber('ROOMS_STREAMING_TIMEOUT_SECONDS', 1
 const PER_PROCESS = 50;
 /** ROOMS_BASELINE=0 leaves the raw baseline out (it doubles the run). */
 const NO_BASELINE = process.env.ROOMS_BASELINE === '0';
+/** How the baseline's bare reader reads the body: `for await` (default), or `data` events as the package does. */
+const BARE_READING: BareReading = process.env.ROOMS_BARE_READING === 'data' ? 'data' : 'for-await';
 const READING_INTERVAL_MS = 200;
 const PASSWORD = 'bench-rooms-password';
 const TAB = 'rooms-tab';
@@ -101,15 +107,19 @@ function roomsFlow(simulators: readonly HostedSimulator[]): FlowNode[] {
   return flows;
 }
 
-/** Deploys `size` rooms and waits until each of their devices has a data stream accepted. */
-async function deployAndStream(
+/**
+ * Resets the simulators' records, deploys `flows` (whose nodes open the data streams of `simulators`) and
+ * waits until each of those devices has a data stream accepted; answers when each did, from the deploy.
+ */
+async function deployUntilStreaming(
   nodeRed: BenchNodeRed,
   processes: readonly SimulatorProcess[],
   simulators: readonly HostedSimulator[],
-): Promise<StartupReading> {
+  flows: FlowNode[],
+): Promise<{ deployedAt: number; startedMs: number; stats: HostedStats[]; firstStreams: number[] }> {
   await Promise.all(processes.map((child) => child.reset()));
   const deployedAt = Date.now();
-  await nodeRed.deploy(simulators.length === 0 ? [] : roomsFlow(simulators));
+  await nodeRed.deploy(flows);
   const startedMs = Date.now() - deployedAt;
   const deadline = deployedAt + STREAMING_TIMEOUT_SECONDS * 1000;
   let stats = (await readAll(processes)).slice(0, simulators.length);
@@ -117,7 +127,27 @@ async function deployAndStream(
     await delay(POLL_MS);
     stats = (await readAll(processes)).slice(0, simulators.length);
   }
-  const firstStreams = stats.map((each) => Math.min(...each.dataStreamTimes));
+  return {
+    deployedAt,
+    startedMs,
+    stats,
+    firstStreams: stats.map((each) => Math.min(...each.dataStreamTimes)),
+  };
+}
+
+/** Deploys `size` rooms and waits until each of their devices has a data stream accepted. */
+async function deployAndStream(
+  nodeRed: BenchNodeRed,
+  processes: readonly SimulatorProcess[],
+  simulators: readonly HostedSimulator[],
+): Promise<StartupReading> {
+  const flows = simulators.length === 0 ? [] : roomsFlow(simulators);
+  const { deployedAt, startedMs, stats, firstStreams } = await deployUntilStreaming(
+    nodeRed,
+    processes,
+    simulators,
+    flows,
+  );
   const loginTimes = stats.flatMap((each) => each.loginTimes);
   return {
     startedMs,
@@ -131,6 +161,59 @@ async function deployAndStream(
   };
 }
 
+/** What one Node-RED used over the measuring window, and what the devices wrote meanwhile. */
+type NodeRedWindow = Omit<FleetSample, 'size' | 'startup'> & { profile?: CpuProfile };
+
+/**
+ * After settling and a full garbage collection (then `afterSettling`), the window: Node-RED's CPU (all
+ * threads, its main thread, the kernel's part) and the events the first `size` devices wrote, with the CPU
+ * profiler on through it when `cpuProfile` says so; then the heap after a full collection.
+ */
+async function measureWindow(
+  nodeRed: BenchNodeRed,
+  processes: readonly SimulatorProcess[],
+  size: number,
+  { cpuProfile = false, afterSettling }: { cpuProfile?: boolean; afterSettling?: () => Promise<void> } = {},
+): Promise<NodeRedWindow> {
+  await delay(SETTLE_SECONDS * 1000);
+  // What the previous size left behind is collected before the window.
+  await nodeRed.stats({ gc: true });
+  await afterSettling?.();
+  // The simulators and Node-RED read at the same moment, so events and CPU cover the same window.
+  const [before, first] = await Promise.all([readAll(processes), nodeRed.stats()]);
+  const mainThreadBefore = procCpuSeconds(first.pid, first.pid);
+  const simulatorCpuBefore = simulatorsCpuSeconds(processes);
+  if (cpuProfile) await nodeRed.startProfile();
+  await delay(WINDOW_SECONDS * 1000);
+  const [after, last] = await Promise.all([readAll(processes), nodeRed.stats()]);
+  const mainThreadAfter = procCpuSeconds(last.pid, last.pid);
+  const simulatorCpuAfter = simulatorsCpuSeconds(processes);
+  const profile = cpuProfile ? await nodeRed.stopProfile() : undefined;
+  const memory = await nodeRed.stats({ gc: true });
+  const seconds = (last.atMs - first.atMs) / 1000;
+  const change = (pick: (stats: HostedStats) => number) =>
+    after.slice(0, size).map((each, index) => pick(each) - pick(before[index] as HostedStats));
+  const sum = (values: number[]) => values.reduce((total, each) => total + each, 0);
+  const eventsPerDevice = change((each) => each.soundLocationsWritten);
+  return {
+    cpu: cpuShare(first, last),
+    mainThreadCpu: (mainThreadAfter - mainThreadBefore) / seconds,
+    systemCpu: (last.systemMicros - first.systemMicros) / 1e6 / seconds,
+    heapUsed: memory.heapUsed,
+    events: sum(eventsPerDevice),
+    // Over each simulator's own window: Node-RED's stats may answer late when it is busy.
+    eventsPerSecond: sum(
+      change((each) => each.atMs).map((ms, index) => ((eventsPerDevice[index] as number) * 1000) / ms),
+    ),
+    eventsPerDevice,
+    reconnected: change((each) => each.streamConnections).filter((count) => count > 0).length,
+    requestsByPath: requestsInWindow(before.slice(0, size), after.slice(0, size)),
+    connections: sum(change((each) => each.connections)),
+    simulatorCores: (simulatorCpuAfter - simulatorCpuBefore) / seconds,
+    ...(profile && { profile }),
+  };
+}
+
 async function measureSize(
   nodeRed: BenchNodeRed,
   processes: readonly SimulatorProcess[],
@@ -139,45 +222,16 @@ async function measureSize(
   const size = simulators.length;
   if (PROFILE_KIND === 'heap') await nodeRed.startHeapSampling();
   const startup = await deployAndStream(nodeRed, processes, simulators);
-  await delay(SETTLE_SECONDS * 1000);
-  // What the previous size left behind is collected before the window.
-  await nodeRed.stats({ gc: true });
-  const heap = PROFILE_KIND === 'heap' ? await nodeRed.stopHeapSampling() : undefined;
-  // The simulators and Node-RED read at the same moment, so events and CPU cover the same window.
-  const [before, first] = await Promise.all([readAll(processes), nodeRed.stats()]);
-  const mainThreadBefore = procCpuSeconds(first.pid, first.pid);
-  const simulatorCpuBefore = simulatorsCpuSeconds(processes);
-  if (PROFILE_KIND === 'cpu') await nodeRed.startProfile();
-  await delay(WINDOW_SECONDS * 1000);
-  const [after, last] = await Promise.all([readAll(processes), nodeRed.stats()]);
-  const mainThreadAfter = procCpuSeconds(last.pid, last.pid);
-  const simulatorCpuAfter = simulatorsCpuSeconds(processes);
-  const profile = PROFILE_KIND === 'cpu' ? await nodeRed.stopProfile() : undefined;
-  const memory = await nodeRed.stats({ gc: true });
-  const seconds = (last.atMs - first.atMs) / 1000;
-  const change = (pick: (stats: HostedStats) => number) =>
-    after.slice(0, size).map((each, index) => pick(each) - pick(before[index] as HostedStats));
-  const sum = (values: number[]) => values.reduce((total, each) => total + each, 0);
-  const eventsPerDevice = change((each) => each.soundLocationsWritten);
-  // Over each simulator's own window: Node-RED's stats may answer late when it is busy.
-  const eventsPerSecond = sum(
-    change((each) => each.atMs).map((ms, index) => ((eventsPerDevice[index] as number) * 1000) / ms),
-  );
-  const sample: FleetSample = {
-    size,
-    startup,
-    cpu: cpuShare(first, last),
-    mainThreadCpu: (mainThreadAfter - mainThreadBefore) / seconds,
-    systemCpu: (last.systemMicros - first.systemMicros) / 1e6 / seconds,
-    heapUsed: memory.heapUsed,
-    events: sum(eventsPerDevice),
-    eventsPerSecond,
-    eventsPerDevice,
-    reconnected: change((each) => each.streamConnections).filter((count) => count > 0).length,
-    requestsByPath: requestsInWindow(before.slice(0, size), after.slice(0, size)),
-    connections: sum(change((each) => each.connections)),
-    simulatorCores: (simulatorCpuAfter - simulatorCpuBefore) / seconds,
-  };
+  let heap: HeapProfileNode | undefined;
+  const { profile, ...window } = await measureWindow(nodeRed, processes, size, {
+    cpuProfile: PROFILE_KIND === 'cpu',
+    ...(PROFILE_KIND === 'heap' && {
+      afterSettling: async () => {
+        heap = await nodeRed.stopHeapSampling();
+      },
+    }),
+  });
+  const sample: FleetSample = { size, startup, ...window };
   return { sample, ...(profile && { profile }), ...(heap && { heap }) };
 }
 
@@ -192,6 +246,8 @@ interface RawSample {
   broken: number;
   /** Its process's CPU profile over the window, when the CPU profiler is on. */
   profile?: CpuProfile;
+  /** The same reader inside Node-RED (not with a profiler on). */
+  inNodeRed?: NodeRedWindow;
 }
 
 async function measureRaw(
@@ -204,6 +260,7 @@ async function measureRaw(
   const raw = await startRawStreams(
     simulators.map((simulator) => simulator.url),
     PASSWORD,
+    BARE_READING,
   );
   try {
     await delay(SETTLE_SECONDS * 1000);
@@ -239,6 +296,91 @@ async function measureRaw(
   }
 }
 
+const BARE_TAB = 'bare-tab';
+
+/** The baseline's bare reader in Node-RED: a bench-only node per device that holds its stream, wired to nothing. */
+function bareFlow(simulators: readonly HostedSimulator[]): FlowNode[] {
+  return [
+    { id: BARE_TAB, type: 'tab', label: `${simulators.length} bare streams` },
+    ...simulators.map((simulator, index) => ({
+      id: `bare-stream-${index}`,
+      type: 'bench-bare-stream',
+      z: BARE_TAB,
+      url: simulator.url,
+      wires: [],
+    })),
+  ];
+}
+
+/**
+ * The baseline's bare reader inside the same Node-RED (bench/lib/nodes/bench-bare-stream.js: it sends
+ * nothing), measured as the package is: what Node-RED's process costs any node that reads the streams
+ * (its heap, its collector, its event loop), before the node does anything with a reading.
+ */
+async function measureBareInNodeRed(
+  nodeRed: BenchNodeRed,
+  processes: readonly SimulatorProcess[],
+  simulators: readonly HostedSimulator[],
+): Promise<NodeRedWindow> {
+  try {
+    const { firstStreams } = await deployUntilStreaming(nodeRed, processes, simulators, bareFlow(simulators));
+    const open = firstStreams.filter(Number.isFinite).length;
+    if (open < simulators.length) {
+      throw new Error(
+        `only ${open} of ${simulators.length} bare streams opened in Node-RED:\n${nodeRed.output()}`,
+      );
+    }
+    return await measureWindow(nodeRed, processes, simulators.length);
+  } finally {
+    await nodeRed.deploy([]);
+  }
+}
+
+/** The bare reader inside Node-RED beside the same reader alone and the package, per size. */
+function bareInNodeRedReport(samples: readonly FleetSample[], raws: readonly RawSample[]): string {
+  const base = samples.find((sample) => sample.size === 0);
+  const perEvent = (cpu: number, events: number) => (cpu * WINDOW_SECONDS * 1e6) / events;
+  const rows = raws.flatMap((raw) => {
+    const bare = raw.inNodeRed;
+    if (bare === undefined) return [];
+    const sample = samples.find((each) => each.size === raw.size);
+    const barePerEvent = perEvent(bare.cpu, bare.events);
+    const packagePerEvent = sample === undefined ? Number.NaN : perEvent(sample.cpu, sample.events);
+    return [
+      [
+        String(raw.size),
+        `${(bare.cpu * 100).toFixed(1)}%`,
+        `${(bare.mainThreadCpu * 100).toFixed(1)}%`,
+        `${(bare.systemCpu * 100).toFixed(1)}%`,
+        base === undefined ? '-' : `${((bare.heapUsed - base.heapUsed) / raw.size / 1024).toFixed(0)} KiB`,
+        `${barePerEvent.toFixed(1)} µs`,
+        `${(barePerEvent / perEvent(raw.cpu, raw.events)).toFixed(2)}x`,
+        `${(packagePerEvent / barePerEvent).toFixed(2)}x`,
+        String(bare.reconnected),
+      ],
+    ];
+  });
+  return [
+    '',
+    '  the same bare reader inside Node-RED: a bench-only node per device holding its stream, sending nothing',
+    "  (bench/lib/nodes/bench-bare-stream.js): what Node-RED's process costs any node that reads the streams",
+    formatTable(
+      [
+        'devices',
+        'cpu',
+        'main thread',
+        'kernel',
+        'heap per device',
+        'cpu/event',
+        'in Node-RED/alone',
+        'package/in Node-RED',
+        'streams reopened',
+      ],
+      rows,
+    ),
+  ].join('\n');
+}
+
 function rawReport(samples: readonly FleetSample[], raws: readonly RawSample[]): string {
   const rows = raws.map((raw) => {
     const sample = samples.find((each) => each.size === raw.size);
@@ -260,7 +402,8 @@ function rawReport(samples: readonly FleetSample[], raws: readonly RawSample[]):
   return [
     '',
     "  baseline: the same devices' data streams held by undici + eventsource-parser alone in a process of its own",
-    '  (a login and a stream per device, JSON.parse of every reading; no Node-RED, no change stream, no zones)',
+    `  (a login and a stream per device, the body read with ${BARE_READING === 'data' ? "'data' events" : 'for await'}, ` +
+      'JSON.parse of every reading; no Node-RED, no change stream, no zones)',
     formatTable(
       [
         'devices',
@@ -339,7 +482,7 @@ export async function run(): Promise<void> {
   const simulators = processes.flatMap((child) => child.simulators);
   let nodeRed: BenchNodeRed | undefined;
   try {
-    nodeRed = await startBenchNodeRed();
+    nodeRed = await startBenchNodeRed({ benchBarePassword: PASSWORD, benchBareReading: BARE_READING });
     console.log(
       `many-rooms: one Node-RED child process, N devices each with an active zone node (hold ` +
         `${ACTIVE_ZONE_DEFAULTS.holdMs} ms, release ${ACTIVE_ZONE_DEFAULTS.releaseMs} ms), a soundLocation ` +
@@ -357,12 +500,19 @@ export async function run(): Promise<void> {
     for (const size of PROFILE ? SIZES : [0, ...SIZES]) {
       last = await measureSize(nodeRed, processes, simulators.slice(0, size));
       samples.push(last.sample);
-      if (PROFILE_KIND !== 'heap' && !NO_BASELINE && size > 0)
-        raws.push(await measureRaw(nodeRed, processes, simulators.slice(0, size)));
+      if (PROFILE_KIND !== 'heap' && !NO_BASELINE && size > 0) {
+        const devices = simulators.slice(0, size);
+        const raw = await measureRaw(nodeRed, processes, devices);
+        // Not under a profiler: the profile compares the package with the reader alone.
+        raws.push(
+          PROFILE ? raw : { ...raw, inNodeRed: await measureBareInNodeRed(nodeRed, processes, devices) },
+        );
+      }
     }
     await nodeRed.deploy([]);
     console.log(fleetReport(samples, READING_INTERVAL_MS));
     if (raws.length > 0) console.log(rawReport(samples, raws));
+    if (raws.some((raw) => raw.inNodeRed !== undefined)) console.log(bareInNodeRedReport(samples, raws));
     if (last !== undefined) printProfiles(last, raws.at(-1));
     console.log(`  ${machineLine()}`);
     console.log('  reproduce: npm run build && node --require tsx/cjs bench/run.ts many-rooms');

@@ -86,8 +86,8 @@ interface NodeRedModule {
 }
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
-/** Bench-only node types, such as `bench-raw-read` (see the file there). */
-const BENCH_NODES = path.join(__dirname, 'nodes');
+/** Bench-only node types, such as `bench-raw-read` (see the files there); never shipped. */
+export const BENCH_NODES = path.join(__dirname, 'nodes');
 const BUILT_NODE = path.join(PROJECT_ROOT, 'dist', 'nodes', 'conference-audio-zones', 'runtime.js');
 /** The hook is named so that only this module's hook is ever removed. */
 const HOOK = 'onReceive.embedded-bench';

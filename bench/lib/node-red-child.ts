@@ -1,6 +1,6 @@
 /**
  * A real Node-RED in a child process of its own, with this package loaded from the project folder
- * (`nodesDir`, as the browser test does), for the benchmarks that compare whole flows or count what one
+ * (`nodesDir`, as the browser test does) and the bench-only node types beside it, for the benchmarks that compare whole flows or count what one
  * Node-RED process costs: its CPU and memory are its own, not the bench's or the simulators'.
  *
  * Every deployment gets a small stats tab beside the benchmark's flows: `GET /_bench/stats` answers
@@ -16,6 +16,7 @@ import path from 'node:path';
 import { launchNodeRed, type NodeRedProcess } from '../../test/support/node-red-process';
 import { delay, probeUntil } from '../../test/support/wait';
 import { type CpuProfile, type HeapProfileNode, PROFILE_SAMPLING_MICROS } from './cpu-profile';
+import { BENCH_NODES } from './embedded-node-red';
 import { benchRedJs } from './node-red-choice';
 
 const projectRoot = path.resolve(__dirname, '..', '..');
@@ -184,7 +185,7 @@ export async function startBenchNodeRed(settings: Record<string, unknown> = {}):
       redJs: benchRedJs,
       userDir,
       settings: {
-        nodesDir: [projectRoot],
+        nodesDir: [projectRoot, BENCH_NODES],
         logging: { console: { level: 'warn', metrics: false, audit: false } },
         ...settings,
       },

@@ -1,5 +1,6 @@
 /** The many-rooms baseline in a child process of its own (see raw-streams-host.ts). */
 import path from 'node:path';
+import type { BareReading } from './bare-stream';
 import type { CpuProfile } from './cpu-profile';
 import { startLineChild } from './line-child';
 import { type ProcCpu, procCpu } from './proc-cpu';
@@ -16,10 +17,18 @@ export interface RawStreams {
   stop(): Promise<void>;
 }
 
-/** Opens one raw data stream per device URL; resolves once every one is open. */
-export async function startRawStreams(urls: readonly string[], password: string): Promise<RawStreams> {
+/** Opens one raw data stream per device URL, read as `reading` says; resolves once every one is open. */
+export async function startRawStreams(
+  urls: readonly string[],
+  password: string,
+  reading: BareReading,
+): Promise<RawStreams> {
   const host = path.join(__dirname, 'raw-streams-host.ts');
-  const child = await startLineChild(host, [JSON.stringify({ urls, password })], 'raw streams process');
+  const child = await startLineChild(
+    host,
+    [JSON.stringify({ urls, password, reading })],
+    'raw streams process',
+  );
   return {
     pid: child.pid,
     stats: async () => (await child.query('stats')) as { events: number; broken: number },
