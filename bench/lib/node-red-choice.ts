@@ -9,9 +9,13 @@ import path from 'node:path';
 
 const projectRoot = path.resolve(__dirname, '..', '..');
 
-/** Node-RED's `red.js`, which starts it from its command line. */
-export const benchRedJs: string =
-  process.env.BENCH_RED_JS || path.join(projectRoot, 'node_modules', 'node-red', 'red.js');
+/**
+ * Node-RED's `red.js`, which starts it from its command line. A relative `BENCH_RED_JS` is taken from
+ * where the benchmark was started: Node-RED's child process runs in its user directory.
+ */
+export const benchRedJs: string = process.env.BENCH_RED_JS
+  ? path.resolve(process.env.BENCH_RED_JS)
+  : path.join(projectRoot, 'node_modules', 'node-red', 'red.js');
 
 /** The `node-red` package folder itself, for `require` (as `require('node-red')` would find it). */
 export const benchNodeRedPackage: string = path.dirname(benchRedJs);
