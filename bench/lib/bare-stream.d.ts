@@ -4,19 +4,15 @@ import type { Client } from 'undici';
 export type BareReading = 'for-await' | 'data';
 
 /** See bare-stream.js: one device's data stream read by undici and eventsource-parser alone. */
-export function openBareStream(
+type OpenBareStream = (
   url: string,
   password: string,
   onReading: () => void,
   onEnd: () => void,
   reading?: BareReading,
-): Promise<Client[]>;
+) => Promise<Client[]>;
+
+export const openBareStream: OpenBareStream;
 
 /** The same, one device after the other across every caller in the process. */
-export function openBareStreamInTurn(
-  url: string,
-  password: string,
-  onReading: () => void,
-  onEnd: () => void,
-  reading?: BareReading,
-): Promise<Client[]>;
+export const openBareStreamInTurn: OpenBareStream;
