@@ -2,7 +2,8 @@
  * The bare reader of the many-rooms baseline: one device's data stream held as a careful hand-written
  * client would, with undici and eventsource-parser alone. A `Client` that logs in once, a `Client` for the
  * stream (certificate unchecked: a pin costs only when a connection opens), `for await` over the body
- * (or its `data` events), and `JSON.parse` of every soundLocation reading. No zones, no change stream, no reconnect.
+ * (or its `data` events), and `JSON.parse` of every soundLocation reading. No zones, no change stream, no
+ * reconnect.
  *
  * Plain JavaScript, so that both hosts load the same code: a process of its own
  * (raw-streams-host.ts, through tsx) and Node-RED (the bench-only node nodes/bench-bare-stream.js, which

@@ -1,7 +1,8 @@
 /**
  * A real Node-RED in a child process of its own, with this package loaded from the project folder
- * (`nodesDir`, as the browser test does) and the bench-only node types beside it, for the benchmarks that compare whole flows or count what one
- * Node-RED process costs: its CPU and memory are its own, not the bench's or the simulators'.
+ * (`nodesDir`, as the browser test does) and the bench-only node types beside it, for the benchmarks
+ * that compare whole flows or count what one Node-RED process costs: its CPU and memory are its own, not
+ * the bench's or the simulators'.
  *
  * Every deployment gets a small stats tab beside the benchmark's flows: `GET /_bench/stats` answers
  * Node-RED's own `process.cpuUsage()` and `process.memoryUsage()` (after a full garbage collection with

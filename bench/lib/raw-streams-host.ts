@@ -1,9 +1,9 @@
 /**
  * Child-process entry: the baseline of the many-rooms benchmark. It holds one device data stream per
  * device with the bare reader (bare-stream.js: undici and eventsource-parser alone), in a process of its
- * own: no Node-RED. Prints `{"open":N}` once every stream is open, then
- * answers `stats` with `{"events","broken"}`, and `profile-start` and `profile-stop` (the V8 CPU profile
- * of its thread in between, sampled as Node-RED's is in the many-rooms profile) for the comparison.
+ * own: no Node-RED. Prints `{"open":N}` once every stream is open, then answers `stats` with
+ * `{"events","broken"}`, and `profile-start` and `profile-stop` (the V8 CPU profile of its thread in
+ * between, sampled as Node-RED's is in the many-rooms profile) for the comparison.
  *
  * Usage: node --require tsx/cjs bench/lib/raw-streams-host.ts '{"urls":[...],"password":"...","reading":"for-await"}'
  */
