@@ -296,6 +296,11 @@ async function measureRaw(
   }
 }
 
+/** Microseconds of CPU per event: a share of one core over the window, and the events written in it. */
+function perEvent(cpu: number, events: number): number {
+  return (cpu * WINDOW_SECONDS * 1e6) / events;
+}
+
 const BARE_TAB = 'bare-tab';
 
 /** The baseline's bare reader in Node-RED: a bench-only node per device that holds its stream, wired to nothing. */
@@ -339,7 +344,6 @@ async function measureBareInNodeRed(
 /** The bare reader inside Node-RED beside the same reader alone and the package, per size. */
 function bareInNodeRedReport(samples: readonly FleetSample[], raws: readonly RawSample[]): string {
   const base = samples.find((sample) => sample.size === 0);
-  const perEvent = (cpu: number, events: number) => (cpu * WINDOW_SECONDS * 1e6) / events;
   const rows = raws.flatMap((raw) => {
     const bare = raw.inNodeRed;
     if (bare === undefined) return [];
@@ -384,9 +388,8 @@ function bareInNodeRedReport(samples: readonly FleetSample[], raws: readonly Raw
 function rawReport(samples: readonly FleetSample[], raws: readonly RawSample[]): string {
   const rows = raws.map((raw) => {
     const sample = samples.find((each) => each.size === raw.size);
-    const rawPerEvent = (raw.cpu * WINDOW_SECONDS * 1e6) / raw.events;
-    const packagePerEvent =
-      sample === undefined ? Number.NaN : (sample.cpu * WINDOW_SECONDS * 1e6) / sample.events;
+    const rawPerEvent = perEvent(raw.cpu, raw.events);
+    const packagePerEvent = sample === undefined ? Number.NaN : perEvent(sample.cpu, sample.events);
     return [
       String(raw.size),
       `${(raw.cpu * 100).toFixed(1)}%`,
