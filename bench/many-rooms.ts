@@ -27,13 +27,14 @@
  * Reproduce: npm run build && node --require tsx/cjs bench/run.ts many-rooms
  * Overridable: ROOMS_SIZES=200,500,1000 ROOMS_SETTLE_SECONDS=10 ROOMS_WINDOW_SECONDS=60 ROOMS_BASELINE=0
  * ROOMS_WARMUP_SECONDS=10 ROOMS_STREAMING_TIMEOUT_SECONDS=180 ROOMS_PROFILE=1 ROOMS_PROFILE_SIZE=200
- * ROOMS_BARE_READING=data (the baseline reads the body with `data` events, as the package does)
+ * ROOMS_BARE_READING=data (the baseline reads the body with `data` events, as the package does; `tls`: on a
+ * bare TLS socket, its chunked answer taken apart by hand, with no HTTP library)
  * ROOMS_PROFILE_FILE=/tmp/rooms.cpuprofile (keeps the profile; .heapprofile for heap)
  */
 import { writeFileSync } from 'node:fs';
 import { ACTIVE_ZONE_DEFAULTS } from '../src/nodes/conference-audio-active-zone/definition';
 import { delay } from '../test/support/wait';
-import type { BareReading } from './lib/bare-stream';
+import { type BareReading, READINGS } from './lib/bare-stream';
 import { stopAll } from './lib/cleanup';
 import {
   type CpuProfile,
@@ -75,9 +76,25 @@ const STREAMING_TIMEOUT_SECONDS = envNumber('ROOMS_STREAMING_TIMEOUT_SECONDS', 1
 const PER_PROCESS = 50;
 /** ROOMS_BASELINE=0 leaves the raw baseline out (it doubles the run). */
 const NO_BASELINE = process.env.ROOMS_BASELINE === '0';
-/** How the baseline's bare reader reads the body: `for await` (default), or `data` events as the package does. */
-const BARE_READING: BareReading = process.env.ROOMS_BARE_READING === 'data' ? 'data' : 'for-await';
+/**
+ * How the baseline's bare reader reads the body: `for await` (default), `data` events as the package does,
+ * or `tls`, on a bare TLS socket with no HTTP library.
+ */
+const BARE_READING = bareReading(process.env.ROOMS_BARE_READING ?? 'for-await');
 const READING_INTERVAL_MS = 200;
+
+const BARE_READING_WORDS: Readonly<Record<BareReading, string>> = {
+  'for-await': 'the body read with for await',
+  data: "the body read with 'data' events",
+  tls: 'the stream on a bare TLS socket with no HTTP library',
+};
+
+function bareReading(value: string): BareReading {
+  const reading = READINGS.find((each) => each === value);
+  if (reading === undefined)
+    throw new Error(`ROOMS_BARE_READING: one of ${READINGS.join(', ')}, not '${value}'`);
+  return reading;
+}
 const PASSWORD = 'bench-rooms-password';
 const TAB = 'rooms-tab';
 const POLL_MS = 250;
@@ -404,8 +421,8 @@ function rawReport(samples: readonly FleetSample[], raws: readonly RawSample[]):
   });
   return [
     '',
-    "  baseline: the same devices' data streams held by undici + eventsource-parser alone in a process of its own",
-    `  (a login and a stream per device, the body read with ${BARE_READING === 'data' ? "'data' events" : 'for await'}, ` +
+    `  baseline: the same devices' data streams held by ${BARE_READING === 'tls' ? 'a bare TLS socket + eventsource-parser' : 'undici + eventsource-parser'} alone in a process of its own`,
+    `  (a login and a stream per device, ${BARE_READING_WORDS[BARE_READING]}, ` +
       'JSON.parse of every reading; no Node-RED, no change stream, no zones)',
     formatTable(
       [

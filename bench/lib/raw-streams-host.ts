@@ -8,7 +8,6 @@
  * Usage: node --require tsx/cjs bench/lib/raw-streams-host.ts '{"urls":[...],"password":"...","reading":"for-await"}'
  */
 import { Session } from 'node:inspector/promises';
-import type { Client } from 'undici';
 import { type BareReading, openBareStream } from './bare-stream';
 import { PROFILE_SAMPLING_MICROS } from './cpu-profile';
 import { serveQueries } from './line-child';
@@ -39,7 +38,7 @@ async function main(): Promise<void> {
     password: string;
     reading: BareReading;
   };
-  const clients: Client[] = [];
+  const clients: Array<{ destroy(): Promise<unknown> }> = [];
   // One after the other, as a paced start would: the window is measured long after.
   for (const url of urls) {
     const opened = await openBareStream(

@@ -21,6 +21,7 @@ module.exports = (RED) => {
       () => {
         if (!closed) this.status({ fill: 'red', shape: 'dot', text: 'stream ended' });
       },
+      RED.settings.benchBareReading,
     ).then(
       (opened) => {
         clients = opened;
