@@ -4,8 +4,6 @@
  * an MQTT broker (aedes), the example's three rooms each pointed at a device simulator of its own, and a
  * headless Chromium on /dashboard/rooms. Every request of the page stays on this machine.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import should from 'should';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
 import { deployFlows } from '../e2e/node-red';
@@ -17,28 +15,11 @@ import {
   launchBrowser,
   type NodeRed,
   openWhenServed,
-  projectRoot,
   startNodeRed,
   stopAll,
 } from './harness';
 import { type RequestRecorder, recordRequests } from './network';
-
-interface FlowNode {
-  id: string;
-  type: string;
-  name?: string;
-  env?: Array<{ name: string; type: string; value?: string }>;
-  [property: string]: unknown;
-}
-
-const FILE = '09 Many rooms.json';
-const example: FlowNode[] = JSON.parse(readFileSync(path.join(projectRoot, 'examples', FILE), 'utf8'));
-const demo = require('../../scripts/start.js') as {
-  buildDemoFlows(
-    examples: { file: string; title: string; nodes: FlowNode[] }[],
-    target: { devicePort: number; brokerPort: number; nodeRedPort: number; inlineCredentials: boolean },
-  ): FlowNode[];
-};
+import { exampleRooms, roomsExampleFlows } from './rooms-example';
 
 /** The room name and status of each row, top to bottom, as the page shows them. */
 type Row = [room: string, status: string];
@@ -50,23 +31,14 @@ describe('the Rooms page of examples/09 on Dashboard 2.0 (real Node-RED, broker 
   let nodeRed: NodeRed | undefined;
   let browser: Browser | undefined;
   let recorder: RequestRecorder | undefined;
+  const device = (room: string) => devices.get(room) as DeviceSimulator;
 
   before(async () => {
     broker = await startBroker();
-    const flows = demo.buildDemoFlows([{ file: FILE, title: 'Many rooms', nodes: example }], {
-      devicePort: 0,
-      brokerPort: broker.port,
-      nodeRedPort: 1880,
-      inlineCredentials: true,
-    });
-    // The demo points every room at its one device; here each room gets a device of its own.
-    for (const instance of flows.filter((node) => node.type.startsWith('subflow:'))) {
-      const device = await startSimulator({ port: 0, talker: 'still', talkerAt: PRESENTER });
-      devices.set(instance.name ?? '', device);
-      instance.env = instance.env?.map((entry) =>
-        entry.name === 'PORT' ? { ...entry, value: String(device.port) } : entry,
-      );
+    for (const room of exampleRooms) {
+      devices.set(room, await startSimulator({ port: 0, talker: 'still', talkerAt: PRESENTER }));
     }
+    const flows = roomsExampleFlows(broker.port, (room) => device(room).port);
     nodeRed = await startNodeRed({ waitForTypes: ['conference-audio-state', 'ui-table', 'mqtt in'] });
     await deployFlows(nodeRed, flows);
     browser = await launchBrowser({ viewport: { width: 1000, height: 600 } });
@@ -77,7 +49,7 @@ describe('the Rooms page of examples/09 on Dashboard 2.0 (real Node-RED, broker 
   after(async () => {
     await stopAll({ recorder, browser, nodeRed });
     await broker?.close();
-    for (const device of devices.values()) await device.close();
+    for (const simulator of devices.values()) await simulator.close();
   });
 
   function shownRows(): Promise<Row[]> {
@@ -105,8 +77,6 @@ describe('the Rooms page of examples/09 on Dashboard 2.0 (real Node-RED, broker 
       throw new Error(`${(error as Error).message}; the page shows ${JSON.stringify(last)}`);
     }
   }
-
-  const device = (room: string) => devices.get(room) as DeviceSimulator;
 
   it('lists every room of the site, online, by name', async () => {
     const rooms = [...devices.keys()].sort((a, b) => a.localeCompare(b));

@@ -1,12 +1,13 @@
 /**
  * The README's pictures of the editor, made the way the browser test runs (the same harness: a real
  * Node-RED with this package from dist/, the simulator, Debian's Chromium). Run by `npm run screenshots`;
- * writes docs/device-dialog.png, docs/zones-dialog-map.png and docs/flow-debug.png.
+ * writes the files of `screenshotFiles` into docs/.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
+import { startBroker } from '../rooms/support';
 import {
   type Browser,
   cleanUpAll,
@@ -16,6 +17,7 @@ import {
   projectRoot,
   startNodeRed,
 } from './harness';
+import { exampleRooms, roomsExampleFlows } from './rooms-example';
 
 const docsDir = path.join(projectRoot, 'docs');
 /** What this script writes into docs/, in the order it makes them; the README shows these. */
@@ -24,6 +26,7 @@ export const screenshotFiles = [
   'device-dialog.png',
   'zones-dialog-map.png',
   'dashboard-room.png',
+  'dashboard-rooms.png',
 ] as const;
 type ScreenshotFile = (typeof screenshotFiles)[number];
 const viewport = { width: 1280, height: 800 };
@@ -247,6 +250,38 @@ async function liveRoomView(page: Page, nodeRed: NodeRed, simulator: DeviceSimul
   await capture(page, 'dashboard-room.png');
 }
 
+/**
+ * The Rooms page of example 9, each room on a device of its own: one muted, one whose device is gone,
+ * one online, as the page sorts them.
+ */
+async function roomsPage(page: Page, nodeRed: NodeRed): Promise<void> {
+  const broker = await startBroker();
+  const devices = new Map<string, DeviceSimulator>();
+  try {
+    for (const room of exampleRooms) devices.set(room, await startSimulator({ port: 0 }));
+    const device = (room: string) => devices.get(room) as DeviceSimulator;
+    await nodeRed.adminJson(
+      'POST',
+      '/flows',
+      roomsExampleFlows(broker.port, (room) => device(room).port),
+    );
+    await page.setViewportSize({ width: 1000, height: 440 });
+    await page.goto(`${nodeRed.url}/dashboard/rooms`);
+    await page.locator('table tbody tr', { hasText: 'online' }).nth(2).waitFor({ timeout: 30000 });
+    device('training').setMuted(true);
+    await device('huddle-1').close();
+    await page.locator('table tbody tr', { hasText: 'unreachable' }).waitFor({ timeout: 30000 });
+    await page.locator('table tbody tr', { hasText: 'muted' }).waitFor({ timeout: 30000 });
+    const notice = page.getByRole('button', { name: 'Close' });
+    if (await notice.isVisible().catch(() => false)) await notice.click();
+    await capture(page, 'dashboard-rooms.png');
+  } finally {
+    await nodeRed.adminJson('POST', '/flows', []);
+    await broker.close();
+    for (const simulator of devices.values()) await simulator.close();
+  }
+}
+
 async function main(): Promise<void> {
   let simulator: DeviceSimulator | undefined;
   let nodeRed: NodeRed | undefined;
@@ -271,6 +306,7 @@ async function main(): Promise<void> {
     await deviceDialog(page, zonesNode);
     await zonesDialogWithMap(page);
     await liveRoomView(page, nodeRed, simulator);
+    await roomsPage(page, nodeRed);
 
     if (browser.problems.length > 0) {
       throw new Error(
