@@ -1,6 +1,7 @@
 /**
  * The Rooms page of examples/09 in Dashboard 2.0, as a user opens it (issue 20, item 4: one glance tells
- * which rooms are offline, muted or unauthorized): a real Node-RED with this package and the dashboard,
+ * which rooms are offline, muted or unauthorized; offline, from the broker's last will, is
+ * test/rooms/two-instances.test.ts): a real Node-RED with this package and the dashboard,
  * an MQTT broker (aedes), the example's three rooms each pointed at a device simulator of its own, and a
  * headless Chromium on /dashboard/rooms. Every request of the page stays on this machine.
  */
@@ -122,6 +123,20 @@ describe('the Rooms page of examples/09 on Dashboard 2.0 (real Node-RED, broker 
         ['training', 'online'],
       ],
       'training online again',
+    );
+  });
+
+  it('puts a room whose device refuses its password among the problems, as unauthorized', async () => {
+    device('training').setPassword('general', 'a-password-nobody-told-node-red');
+    // A reboot ends the sessions and streams, so the room logs in again, with its old password.
+    device('training').reboot();
+    await untilShown(
+      [
+        ['huddle-1', 'unreachable'],
+        ['training', 'unauthorized'],
+        ['boardroom', 'online'],
+      ],
+      'training unauthorized, among the problems',
     );
   });
 
