@@ -1,3 +1,4 @@
+import { copyJson } from '../api/json-copy';
 import { DEVICE_PATHS } from '../api/protocol';
 import { DeviceError } from '../errors';
 import { readCameraInputs, withCameraInputs } from './camera-inputs';
@@ -60,17 +61,6 @@ function setField(target: JsonObject, key: string, value: unknown): void {
   } else {
     target[key] = value;
   }
-}
-
-/** A deep copy of JSON data, so later edits to a parsed zone never reach the body it came from. */
-function copyJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(copyJson);
-  if (isObject(value)) {
-    const copy: JsonObject = {};
-    for (const key of Object.keys(value)) setField(copy, key, copyJson(value[key]));
-    return copy;
-  }
-  return value;
 }
 
 /** The first spelling present (not undefined or null), with the key it was found under. */
@@ -210,7 +200,7 @@ class ZoneReader {
         this.fail(`${at}.${axis} is ${describeValue(coordinate)}, not a finite number of millimetres`);
       }
     }
-    return copyJson(value) as Point;
+    return copyJson<unknown>(value) as Point;
   }
 }
 

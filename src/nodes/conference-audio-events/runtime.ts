@@ -1,4 +1,5 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeStatus } from 'node-red';
+import { copyJson } from '../../api/json-copy';
 import { dataErrorEventSubject } from '../../api/protocol';
 import {
   DATA_EVENT_NAMES,
@@ -14,7 +15,6 @@ import { errorLocaliser, toNodeError } from '../glue/errors';
 import { CoalescedStatus } from '../lib/coalesced-status';
 import { RepeatGate } from '../lib/repeat-gate';
 import { joinTopic, nodeTopicNames } from '../lib/topic';
-import { copyJson } from '../plain/json-copy';
 import { settingValue } from '../plain/node-settings';
 import { RateWindow } from '../plain/rate-window';
 import { withNote } from '../plain/status';

@@ -3,9 +3,9 @@
  * change and of a re-send, in the node's output mode, for the groups it follows. The device's state
  * shares its values with every follower, so each message gets copies.
  */
+import { copyJson } from '../../api/json-copy';
 import type { GroupState, StateGroupName, StateGroups } from '../../control/state-groups';
 import { joinTopic } from '../lib/topic';
-import { copyJson } from '../plain/json-copy';
 import { ALL_TOPIC_LEVEL, type OutputMode, STATE_GROUPS } from './definition';
 
 /**

@@ -1,7 +1,8 @@
 /**
- * A deep copy of a value parsed from JSON (objects, arrays, strings, numbers, booleans, null), for
- * handing each node its own copy of what the device sent. Several times faster than `structuredClone`,
- * which on Node 20 goes through a MessageChannel: on a live stream this runs for every event and node.
+ * A deep copy of a value parsed from JSON (objects, arrays, strings, numbers, booleans, null): the zones
+ * parsed from a body, and each node's own copy of what the device sent, so that no later edit reaches the
+ * original. Several times faster than `structuredClone`, which on Node 20 goes through a MessageChannel,
+ * and than Node-RED's `cloneMessage` (lodash): on a live stream this runs for every event and node.
  */
 export function copyJson<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;

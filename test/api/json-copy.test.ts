@@ -1,7 +1,7 @@
 import should from 'should';
-import { copyJson } from '../../src/nodes/plain/json-copy';
+import { copyJson } from '../../src/api/json-copy';
 
-describe('nodes/plain/json-copy: each node its own copy of what the device sent', () => {
+describe('api/json-copy: a copy of what the device sent that no later edit reaches', () => {
   it('copies objects and arrays at every depth, equal and independent', () => {
     const sent = JSON.parse(
       '{"coordinates":{"x":1,"y":2},"triggeredZones":[{"id":"a"}],"power":-40,"on":true,"no":null}',
