@@ -96,6 +96,21 @@ describe('active zone node (conference-audio-active-zone)', () => {
     should(out.messages[2]?.topic).equal('stage/none');
   });
 
+  it('hands each message its own copy of the zone: a flow that edits it changes no later message', async () => {
+    await load();
+    sim.placeTalker(IN_PRESENTER);
+    await until(() => out.count >= 1, 'the first zone');
+    const sent = answerOf(out.messages[0]).zone as { label: string; bounds: { minX: number } };
+    sent.label = 'edited by a flow';
+    sent.bounds.minX = 123456;
+    sim.placeTalker(IN_AUDIENCE_LEFT);
+    await until(() => out.count >= 2, 'the second zone');
+    should(answerOf(out.messages[1]).previous).containDeep({ id: presenter.id, label: presenter.label });
+    should((answerOf(out.messages[1]).previous as { bounds: { minX: number } }).bounds.minX).not.equal(
+      123456,
+    );
+  });
+
   it('lets go of the zone when the talker speaks outside every zone', async () => {
     await load();
     sim.placeTalker(IN_PRESENTER);
