@@ -19,7 +19,9 @@
  *    per device at 200.
  *
  * Reproduce: npm run build && node --require tsx/cjs bench/run.ts live-events
- * Overridable: LIVE_PROBES=2000 LIVE_SIZES=50,200 LIVE_SETTLE_SECONDS=10 LIVE_WINDOW_SECONDS=20
+ * Overridable: LIVE_PROBES=2000 LIVE_ROUNDS=1 LIVE_SIZES=50,200 LIVE_SETTLE_SECONDS=10 LIVE_WINDOW_SECONDS=20
+ * LIVE_ROUNDS=N measures in turn N times, each with a Node-RED and simulators of its own, and adds each
+ * round's ratios and the p99 of all rounds' probes together; an empty LIVE_SIZES leaves part 2 out.
  */
 import { createParser } from 'eventsource-parser';
 import { Agent, request } from 'undici';
@@ -41,6 +43,7 @@ import {
 } from './lib/table';
 
 const PROBES = envNumber('LIVE_PROBES', 2000);
+const ROUNDS = Math.floor(envNumber('LIVE_ROUNDS', 1));
 const PROBES_PER_SECOND = 50;
 const SIZES = envSizes('LIVE_SIZES', '50,200');
 const SETTLE_SECONDS = envNumber('LIVE_SETTLE_SECONDS', 10);
@@ -226,6 +229,56 @@ function latencyLines(results: readonly LatencyResult[]): string[] {
   ];
 }
 
+const ratioOf = (latencies: ReadonlyMap<Side, readonly number[]>, side: Side, share: number): number =>
+  percentile(latencies.get(side) ?? [], share) / percentile(latencies.get('raw') ?? [], share);
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** `values` drawn again at random, as many, with replacement: one bootstrap sample. */
+function resample(values: readonly number[]): number[] {
+  return Array.from(values, () => values[Math.floor(Math.random() * values.length)] as number);
+}
+
+/**
+ * Several rounds in turn: each round's p99 ratios (runs of the same code lie far apart, which one round
+ * cannot show), and the p99 of all rounds' probes pooled, with a 95% bootstrap interval of its ratio to
+ * raw. The interval counts the probes' spread only, not the rounds': the rounds' own ratios show that.
+ */
+function roundLines(rounds: readonly LatencyResult[]): string[] {
+  const sides = [...(rounds[0]?.latencies.keys() ?? [])].filter((side) => side !== 'raw');
+  const pooled = new Map<Side, number[]>(
+    [...(rounds[0]?.latencies.keys() ?? [])].map((side) => [
+      side,
+      rounds.flatMap((round) => round.latencies.get(side) ?? []),
+    ]),
+  );
+  const lines = [`in turn, ${rounds.length} rounds of ${PROBES} probes a side:`];
+  for (const side of sides) {
+    const each = rounds.map((round) => ratioOf(round.latencies, side, 0.99));
+    const draws = Array.from({ length: 1000 }, () => {
+      const drawn = new Map<Side, number[]>([
+        [side, resample(pooled.get(side) ?? [])],
+        ['raw', resample(pooled.get('raw') ?? [])],
+      ]);
+      return ratioOf(drawn, side, 0.99);
+    });
+    lines.push(
+      `  ${side}/raw p99 per round: ${each.map((ratio) => `${ratio.toFixed(2)}x`).join(', ')} ` +
+        `(median ${median(each).toFixed(2)}x)`,
+      `  ${side}/raw p99 of all ${pooled.get(side)?.length ?? 0} probes: ${ratioOf(pooled, side, 0.99).toFixed(2)}x ` +
+        `(95% interval ${percentile(draws, 0.025).toFixed(2)}x to ${percentile(draws, 0.975).toFixed(2)}x), ` +
+        `p50 ${ratioOf(pooled, side, 0.5).toFixed(2)}x`,
+    );
+  }
+  return lines;
+}
+
 function fleetFlow(simulators: readonly HostedSimulator[]): FlowNode[] {
   const tab = 'live-fleet-tab';
   const flows: FlowNode[] = [{ id: tab, type: 'tab', label: `live fleet of ${simulators.length}` }];
@@ -291,8 +344,12 @@ async function fleet(): Promise<string[]> {
 }
 
 export async function run(): Promise<void> {
-  const latencies = [await latency('in turn'), await latency('same event')];
-  const lines = [...latencyLines(latencies), '', ...(await fleet())];
+  const rounds: LatencyResult[] = [];
+  for (let round = 0; round < ROUNDS; round++) rounds.push(await latency('in turn'));
+  const latencies = [rounds[0] as LatencyResult, await latency('same event')];
+  const lines = [...latencyLines(latencies)];
+  if (ROUNDS > 1) lines.push('', ...roundLines(rounds));
+  if (SIZES.length > 0) lines.push('', ...(await fleet()));
   lines.push(
     `  ${machineLine()}`,
     '  reproduce: npm run build && node --require tsx/cjs bench/run.ts live-events',
