@@ -229,8 +229,12 @@ function latencyLines(results: readonly LatencyResult[]): string[] {
   ];
 }
 
-const ratioOf = (latencies: ReadonlyMap<Side, readonly number[]>, side: Side, share: number): number =>
-  percentile(latencies.get(side) ?? [], share) / percentile(latencies.get('raw') ?? [], share);
+const ratioOf = (
+  latencies: ReadonlyMap<Side, readonly number[]>,
+  side: Side,
+  share: number,
+  against: Side = 'raw',
+): number => percentile(latencies.get(side) ?? [], share) / percentile(latencies.get(against) ?? [], share);
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -246,34 +250,48 @@ function resample(values: readonly number[]): number[] {
 }
 
 /**
- * Several rounds in turn: each round's p99 ratios (runs of the same code lie far apart, which one round
- * cannot show), and the p99 of all rounds' probes pooled, with a 95% bootstrap interval of its ratio to
- * raw. The interval counts the probes' spread only, not the rounds': the rounds' own ratios show that.
+ * Several rounds in turn: the probes of all rounds pooled per side, each round's p99 ratios (runs of the
+ * same code lie far apart, which one round cannot show), and the pooled p99 ratio with a 95% bootstrap
+ * interval. The interval counts the probes' spread only, not the rounds': the rounds' own ratios show that.
  */
 function roundLines(rounds: readonly LatencyResult[]): string[] {
-  const sides = [...(rounds[0]?.latencies.keys() ?? [])].filter((side) => side !== 'raw');
+  const sides = [...(rounds[0]?.latencies.keys() ?? [])];
   const pooled = new Map<Side, number[]>(
-    [...(rounds[0]?.latencies.keys() ?? [])].map((side) => [
-      side,
-      rounds.flatMap((round) => round.latencies.get(side) ?? []),
-    ]),
+    sides.map((side) => [side, rounds.flatMap((round) => round.latencies.get(side) ?? [])]),
   );
-  const lines = [`in turn, ${rounds.length} rounds of ${PROBES} probes a side:`];
-  for (const side of sides) {
-    const each = rounds.map((round) => ratioOf(round.latencies, side, 0.99));
+  const rows = sides.map((side) => {
+    const values = pooled.get(side) ?? [];
+    return [
+      SIDE_LABELS[side],
+      String(values.length),
+      ms(percentile(values, 0.5)),
+      ms(percentile(values, 0.99)),
+    ];
+  });
+  const pairs: Array<[Side, Side]> = [
+    ['package', 'raw'],
+    ['raw in Node-RED', 'raw'],
+    ['package', 'raw in Node-RED'],
+  ];
+  const lines = [
+    `in turn, ${rounds.length} rounds of ${PROBES} probes a side, each with a Node-RED and simulators of its own; all probes pooled:`,
+    formatTable(['side', 'events', 'p50', 'p99'], rows),
+  ];
+  for (const [side, against] of pairs) {
+    if (!pooled.has(side) || !pooled.has(against)) continue;
+    const each = rounds.map((round) => ratioOf(round.latencies, side, 0.99, against));
     const draws = Array.from({ length: 1000 }, () => {
       const drawn = new Map<Side, number[]>([
         [side, resample(pooled.get(side) ?? [])],
-        ['raw', resample(pooled.get('raw') ?? [])],
+        [against, resample(pooled.get(against) ?? [])],
       ]);
-      return ratioOf(drawn, side, 0.99);
+      return ratioOf(drawn, side, 0.99, against);
     });
     lines.push(
-      `  ${side}/raw p99 per round: ${each.map((ratio) => `${ratio.toFixed(2)}x`).join(', ')} ` +
-        `(median ${median(each).toFixed(2)}x)`,
-      `  ${side}/raw p99 of all ${pooled.get(side)?.length ?? 0} probes: ${ratioOf(pooled, side, 0.99).toFixed(2)}x ` +
+      `  ${side}/${against}: p99 ${ratioOf(pooled, side, 0.99, against).toFixed(2)}x ` +
         `(95% interval ${percentile(draws, 0.025).toFixed(2)}x to ${percentile(draws, 0.975).toFixed(2)}x), ` +
-        `p50 ${ratioOf(pooled, side, 0.5).toFixed(2)}x`,
+        `p50 ${ratioOf(pooled, side, 0.5, against).toFixed(2)}x; p99 per round ` +
+        `${each.map((ratio) => `${ratio.toFixed(2)}x`).join(', ')} (median ${median(each).toFixed(2)}x)`,
     );
   }
   return lines;
