@@ -77,6 +77,15 @@ export class SseReader {
     }
     const seen = this.#tail === '' ? text : this.#tail + text;
     const end = lastEventEnd(seen) - this.#tail.length;
+    if (end === text.length) {
+      // The usual chunk: whole events and nothing after them. Nothing is pending, so no event end can
+      // straddle this chunk and the next: no tail to keep, nothing to count.
+      this.#tail = '';
+      this.#pendingBytes = 0;
+      this.#head = '';
+      this.#parser.feed(text);
+      return;
+    }
     this.#tail = seen.slice(-3);
     if (end > 0) {
       // Whole events up to here: the parser dispatches them, and counting starts afresh after them.

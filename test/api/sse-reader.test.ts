@@ -53,6 +53,16 @@ describe('api/sse-reader: events from the bytes of a stream', () => {
         );
       }
     });
+
+    it(`counts an event from its own start after a chunk that ended with a whole event (${label} line ends)`, () => {
+      // 70 bytes of the second event, under the cap of 100; with the first event's first part still
+      // counted against it, it would pass the cap and be dropped.
+      const first = `event: a${eol}data: "${'y'.repeat(40)}"${eol}${eol}`;
+      const second = `event: b${eol}data: "${'z'.repeat(80)}"${eol}${eol}event: c${eol}`;
+      const { events, dropped } = read(first + second, [40, first.length, first.length + 70], 100);
+      should(dropped).eql([]);
+      should(events.map(([name]) => name)).eql(['a', 'b']);
+    });
   }
 });
 
