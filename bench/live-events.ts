@@ -36,6 +36,7 @@ import {
   envSizes,
   formatTable,
   machineLine,
+  median,
   percentile,
   USAGE_HEADER,
   type UsageSample,
@@ -235,14 +236,6 @@ const ratioOf = (
   share: number,
   against: Side = 'raw',
 ): number => percentile(latencies.get(side) ?? [], share) / percentile(latencies.get(against) ?? [], share);
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
 
 /** `values` drawn again at random, as many, with replacement: one bootstrap sample. */
 function resample(values: readonly number[]): number[] {

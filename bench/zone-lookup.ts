@@ -7,6 +7,7 @@ import {
   zoneBounds,
   zonesContaining,
 } from '../src/zones';
+import { median } from './lib/table';
 
 /**
  * Throughput of the zone lookup the zone-lookup node does for every sound-location event: the zones are
@@ -118,14 +119,6 @@ function calibrate(side: Side, targetMs: number): number {
     if (elapsed >= targetMs / 4) return Math.max(1, Math.round((passes * targetMs) / elapsed));
     passes *= 2;
   }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 function millions(opsPerSecond: number): string {
