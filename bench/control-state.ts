@@ -27,7 +27,7 @@ import { type DeviceSimulator, startSimulator } from '../src/simulator';
 import { delay } from '../test/support/wait';
 import { closeCounterAgent, mapLimited, readRequests } from './lib/device-counters';
 import { type EmbeddedNodeRed, type FlowMessage, startEmbeddedNodeRed } from './lib/embedded-node-red';
-import { inactiveDebug, pinnedDevice } from './lib/flows';
+import { deviceFleet, inactiveDebug, pinnedDevice } from './lib/flows';
 import { type BenchNodeRed, type FlowNode, measureUsage, startBenchNodeRed } from './lib/node-red-child';
 import { type HostedSimulator, startSimulatorProcesses } from './lib/simulator-process';
 import {
@@ -271,23 +271,22 @@ async function latencyAndCounts(): Promise<string[]> {
 
 function fleetFlow(simulators: readonly HostedSimulator[]): FlowNode[] {
   const tab = 'control-fleet-tab';
-  const flows: FlowNode[] = [{ id: tab, type: 'tab', label: `state fleet of ${simulators.length}` }];
-  simulators.forEach((simulator, index) => {
-    const device = `fleet-device-${index}`;
-    flows.push(
-      pinnedDevice(device, simulator, { name: `device ${index}`, credentials: { password: PASSWORD } }),
-      {
-        id: `fleet-state-${index}`,
-        type: 'conference-audio-state',
-        z: tab,
-        device,
-        output: 'changes',
-        topic: '',
-        wires: [[]],
-      },
-    );
-  });
-  return flows;
+  const fleet = {
+    tab,
+    label: `state fleet of ${simulators.length}`,
+    devicePrefix: 'fleet-device',
+    deviceName: 'device',
+    password: PASSWORD,
+  };
+  return deviceFleet(simulators, fleet, (device, index) => ({
+    id: `fleet-state-${index}`,
+    type: 'conference-audio-state',
+    z: tab,
+    device,
+    output: 'changes',
+    topic: '',
+    wires: [[]],
+  }));
 }
 
 interface FleetSample extends UsageSample {

@@ -23,7 +23,7 @@ import {
   readRequests,
   resetCounters,
 } from './lib/device-counters';
-import { pinnedDevice, zonesReader } from './lib/flows';
+import { deviceFleet, zonesReader } from './lib/flows';
 import {
   type BenchNodeRed,
   cpuShare,
@@ -72,21 +72,19 @@ interface Sample {
 }
 
 function fleetFlow(simulators: readonly HostedSimulator[]): FlowNode[] {
-  const flows: FlowNode[] = [
-    { id: TAB, type: 'tab', label: `fleet of ${simulators.length}`, disabled: false, info: '' },
-  ];
-  simulators.forEach((simulator, index) => {
-    const device = `fleet-device-${index}`;
-    flows.push(
-      pinnedDevice(device, simulator, { name: `device ${index}` }),
-      zonesReader(`fleet-zones-${index}`, TAB, device, {
-        interval: INTERVAL_SECONDS,
-        onStart: true,
-        topic: `device-${index}`,
-      }),
-    );
-  });
-  return flows;
+  const fleet = {
+    tab: TAB,
+    label: `fleet of ${simulators.length}`,
+    devicePrefix: 'fleet-device',
+    deviceName: 'device',
+  };
+  return deviceFleet(simulators, fleet, (device, index) =>
+    zonesReader(`fleet-zones-${index}`, TAB, device, {
+      interval: INTERVAL_SECONDS,
+      onStart: true,
+      topic: `device-${index}`,
+    }),
+  );
 }
 
 async function measure(

@@ -28,7 +28,7 @@ import { Agent, request } from 'undici';
 import { type DeviceSimulator, startSimulator } from '../src/simulator';
 import { delay } from '../test/support/wait';
 import { startEmbeddedNodeRed } from './lib/embedded-node-red';
-import { inactiveDebug, pinnedDevice } from './lib/flows';
+import { deviceFleet, inactiveDebug, pinnedDevice } from './lib/flows';
 import { type BenchNodeRed, type FlowNode, measureUsage, startBenchNodeRed } from './lib/node-red-child';
 import { type HostedSimulator, startSimulatorProcesses } from './lib/simulator-process';
 import {
@@ -292,24 +292,23 @@ function roundLines(rounds: readonly LatencyResult[]): string[] {
 
 function fleetFlow(simulators: readonly HostedSimulator[]): FlowNode[] {
   const tab = 'live-fleet-tab';
-  const flows: FlowNode[] = [{ id: tab, type: 'tab', label: `live fleet of ${simulators.length}` }];
-  simulators.forEach((simulator, index) => {
-    const device = `live-device-${index}`;
-    flows.push(
-      pinnedDevice(device, simulator, { name: `device ${index}`, credentials: { password: PASSWORD } }),
-      {
-        id: `live-events-${index}`,
-        type: 'conference-audio-events',
-        z: tab,
-        device,
-        events: ['soundLocation'],
-        rate: 5,
-        topic: '',
-        wires: [[]],
-      },
-    );
-  });
-  return flows;
+  const fleet = {
+    tab,
+    label: `live fleet of ${simulators.length}`,
+    devicePrefix: 'live-device',
+    deviceName: 'device',
+    password: PASSWORD,
+  };
+  return deviceFleet(simulators, fleet, (device, index) => ({
+    id: `live-events-${index}`,
+    type: 'conference-audio-events',
+    z: tab,
+    device,
+    events: ['soundLocation'],
+    rate: 5,
+    topic: '',
+    wires: [[]],
+  }));
 }
 
 async function fleetSample(

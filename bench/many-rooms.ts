@@ -46,7 +46,7 @@ import {
   summariseProfile,
 } from './lib/cpu-profile';
 import { mostWithin } from './lib/device-counters';
-import { pinnedDevice } from './lib/flows';
+import { deviceFleet } from './lib/flows';
 import { type BenchNodeRed, cpuShare, type FlowNode, startBenchNodeRed } from './lib/node-red-child';
 import { type ProcCpu, procCpuSeconds } from './lib/proc-cpu';
 import { startRawStreams } from './lib/raw-streams';
@@ -100,28 +100,27 @@ const TAB = 'rooms-tab';
 const POLL_MS = 250;
 
 function roomsFlow(simulators: readonly HostedSimulator[]): FlowNode[] {
-  const flows: FlowNode[] = [{ id: TAB, type: 'tab', label: `${simulators.length} rooms` }];
-  simulators.forEach((simulator, index) => {
-    const device = `room-device-${index}`;
-    flows.push(
-      pinnedDevice(device, simulator, { name: `room ${index}`, credentials: { password: PASSWORD } }),
-      {
-        id: `room-active-zone-${index}`,
-        type: 'conference-audio-active-zone',
-        z: TAB,
-        device,
-        // As the editor saves a new node.
-        zoneType: ACTIVE_ZONE_DEFAULTS.zoneType,
-        timing: ACTIVE_ZONE_DEFAULTS.timing,
-        hold: ACTIVE_ZONE_DEFAULTS.holdMs,
-        release: ACTIVE_ZONE_DEFAULTS.releaseMs,
-        releaseUnit: ACTIVE_ZONE_DEFAULTS.releaseUnit,
-        topic: '',
-        wires: [[]],
-      },
-    );
-  });
-  return flows;
+  const fleet = {
+    tab: TAB,
+    label: `${simulators.length} rooms`,
+    devicePrefix: 'room-device',
+    deviceName: 'room',
+    password: PASSWORD,
+  };
+  return deviceFleet(simulators, fleet, (device, index) => ({
+    id: `room-active-zone-${index}`,
+    type: 'conference-audio-active-zone',
+    z: TAB,
+    device,
+    // As the editor saves a new node.
+    zoneType: ACTIVE_ZONE_DEFAULTS.zoneType,
+    timing: ACTIVE_ZONE_DEFAULTS.timing,
+    hold: ACTIVE_ZONE_DEFAULTS.holdMs,
+    release: ACTIVE_ZONE_DEFAULTS.releaseMs,
+    releaseUnit: ACTIVE_ZONE_DEFAULTS.releaseUnit,
+    topic: '',
+    wires: [[]],
+  }));
 }
 
 /**

@@ -1,4 +1,4 @@
-/** Node definitions the benchmarks deploy: a device on a hosted simulator, its room zones node, a sink. */
+/** Node definitions the benchmarks deploy: a device on a hosted simulator, a fleet of them, its room zones node, a sink. */
 import type { HostedSimulator } from './simulator-process';
 
 type FlowNode = Record<string, unknown> & { id: string; type: string };
@@ -18,6 +18,38 @@ export function pinnedDevice(id: string, simulator: HostedSimulator, extra: Extr
     timeout: 10,
     ...extra,
   };
+}
+
+export interface FleetTab {
+  /** The tab's id; each node is on it. */
+  tab: string;
+  label: string;
+  /** Device `i` is `<devicePrefix>-<i>`, named `<deviceName> <i>`. */
+  devicePrefix: string;
+  deviceName: string;
+  /** The devices' password; none for a simulator's blank one. */
+  password?: string;
+}
+
+/**
+ * A tab with one pinned device per simulator and, for each device, the node `nodeFor` makes: the fleets
+ * the benchmarks deploy, which differ only in that node.
+ */
+export function deviceFleet(
+  simulators: readonly HostedSimulator[],
+  fleet: FleetTab,
+  nodeFor: (device: string, index: number) => FlowNode,
+): FlowNode[] {
+  const flows: FlowNode[] = [{ id: fleet.tab, type: 'tab', label: fleet.label }];
+  const credentials = fleet.password === undefined ? {} : { credentials: { password: fleet.password } };
+  simulators.forEach((simulator, index) => {
+    const device = `${fleet.devicePrefix}-${index}`;
+    flows.push(
+      pinnedDevice(device, simulator, { name: `${fleet.deviceName} ${index}`, ...credentials }),
+      nodeFor(device, index),
+    );
+  });
+  return flows;
 }
 
 /** A room zones node sending all zones in one message; read on input only unless `extra` says otherwise. */
