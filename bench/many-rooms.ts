@@ -30,8 +30,10 @@
  * ROOMS_BARE_READING=data (the baseline reads the body with `data` events, as the package does; `tls`: on a
  * bare TLS socket, its chunked answer taken apart by hand, with no HTTP library)
  * ROOMS_PROFILE_FILE=/tmp/rooms.cpuprofile (keeps the profile; .heapprofile for heap)
+ * ROOMS_STATE_RESYNC_SECONDS=300 (settings.js conferenceAudioDeviceStateResync; give a window as long)
  */
 import { writeFileSync } from 'node:fs';
+import { DEFAULT_RESYNC_SECONDS } from '../src/device/state-settings';
 import { ACTIVE_ZONE_DEFAULTS } from '../src/nodes/conference-audio-active-zone/definition';
 import { delay } from '../test/support/wait';
 import { type BareReading, READINGS } from './lib/bare-stream';
@@ -81,6 +83,12 @@ const NO_BASELINE = process.env.ROOMS_BASELINE === '0';
  * or `tls`, on a bare TLS socket with no HTTP library.
  */
 const BARE_READING = bareReading(process.env.ROOMS_BARE_READING ?? 'for-await');
+/**
+ * The state's resync in seconds (settings.js `conferenceAudioDeviceStateResync`; the package's default of
+ * 60 when not given). A window that is not a whole number of resyncs long holds more or fewer of them
+ * than the steady state does: the run says so.
+ */
+const STATE_RESYNC_SECONDS = envNumber('ROOMS_STATE_RESYNC_SECONDS', DEFAULT_RESYNC_SECONDS);
 const READING_INTERVAL_MS = 200;
 
 const BARE_READING_WORDS: Readonly<Record<BareReading, string>> = {
@@ -501,14 +509,24 @@ export async function run(): Promise<void> {
   const simulators = processes.flatMap((child) => child.simulators);
   let nodeRed: BenchNodeRed | undefined;
   try {
-    nodeRed = await startBenchNodeRed({ benchBarePassword: PASSWORD, benchBareReading: BARE_READING });
+    nodeRed = await startBenchNodeRed({
+      benchBarePassword: PASSWORD,
+      benchBareReading: BARE_READING,
+      conferenceAudioDeviceStateResync: STATE_RESYNC_SECONDS,
+    });
     console.log(
       `many-rooms: one Node-RED child process, N devices each with an active zone node (hold ` +
         `${ACTIVE_ZONE_DEFAULTS.holdMs} ms, release ${ACTIVE_ZONE_DEFAULTS.releaseMs} ms), a soundLocation ` +
         `reading every ${READING_INTERVAL_MS} ms per device, simulators in ${processes.length} child ` +
-        `process(es); settle ${SETTLE_SECONDS} s, window ${WINDOW_SECONDS} s` +
+        `process(es); settle ${SETTLE_SECONDS} s, window ${WINDOW_SECONDS} s; the state read again every ` +
+        `${STATE_RESYNC_SECONDS} s` +
         (PROFILE_KIND === undefined ? '' : `, ${PROFILE_KIND} profiler on`),
     );
+    if (WINDOW_SECONDS % STATE_RESYNC_SECONDS !== 0)
+      console.log(
+        `  note: the window (${WINDOW_SECONDS} s) is not a whole number of state resyncs ` +
+          `(${STATE_RESYNC_SECONDS} s): it holds more or fewer of them than the steady state`,
+      );
     // Warm-up, not reported: V8 optimises the event path by how often it runs, so the first size
     // measured does not pay for compiling it.
     await nodeRed.deploy(roomsFlow(simulators.slice(0, Math.min(...SIZES))));

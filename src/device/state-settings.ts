@@ -1,4 +1,5 @@
 /** How often the device state reads what: the config node's audio interval and the fixed rhythms. */
+import { MAX_TIMER_SECONDS } from '../api/settings-rules';
 import { DeviceError } from '../errors';
 
 /** Audio settings are never announced, so they are polled: every 2 s unless the config node says otherwise. */
@@ -7,6 +8,8 @@ export const DEFAULT_AUDIO_INTERVAL_SECONDS = 2;
 export const MAX_AUDIO_INTERVAL_SECONDS = 60;
 /** Everything is read again this often, in case the change stream missed something without dropping. */
 export const RESYNC_INTERVAL_MS = 60_000;
+/** The default of `conferenceAudioDeviceStateResync` in settings.js: the resync above, in seconds. */
+export const DEFAULT_RESYNC_SECONDS = RESYNC_INTERVAL_MS / 1000;
 /**
  * The least time from the end of one read of a resource to the start of the next: a device that floods
  * the change stream with body-less events costs a read a second, not one per event (as the zones).
@@ -26,6 +29,27 @@ export function audioIntervalMs(seconds: number = DEFAULT_AUDIO_INTERVAL_SECONDS
     throw new DeviceError(
       'INVALID_CONFIG',
       `The audio interval must be 0 to ${MAX_AUDIO_INTERVAL_SECONDS} seconds (0: never polled)`,
+    );
+  }
+  return Math.round(seconds * 1000);
+}
+
+/**
+ * The resync interval in ms from settings.js (`conferenceAudioDeviceStateResync`, seconds; the default when
+ * not set). A site with many rooms may read less often: each resync is a new TLS connection to the device
+ * (bench/README.md, many-rooms). Throws INVALID_CONFIG for anything but a number of seconds from 1 to what
+ * a timer can wait.
+ */
+export function resyncIntervalMs(seconds: unknown = DEFAULT_RESYNC_SECONDS): number {
+  if (
+    typeof seconds !== 'number' ||
+    !Number.isFinite(seconds) ||
+    seconds < 1 ||
+    seconds > MAX_TIMER_SECONDS
+  ) {
+    throw new DeviceError(
+      'INVALID_CONFIG',
+      `The state resync must be a number of seconds from 1 to ${MAX_TIMER_SECONDS}; it is ${typeof seconds === 'number' ? seconds : `a ${typeof seconds}`}`,
     );
   }
   return Math.round(seconds * 1000);

@@ -2,6 +2,7 @@ import should from 'should';
 import { DeviceClient } from '../../src/api';
 import { CHANGE_EVENTS, DEVICE_PATHS } from '../../src/api/protocol';
 import { GROUP_RESOURCES, RESYNC_GROUPS, STATE_GROUPS, type StateGroupName } from '../../src/control';
+import { DEFAULT_RESYNC_SECONDS, resyncIntervalMs } from '../../src/device/state-settings';
 import { readOutputMode, readStateGroups } from '../../src/nodes/conference-audio-state/definition';
 import type { DeviceSimulator } from '../../src/simulator';
 import {
@@ -16,6 +17,7 @@ import {
   statusWhere,
   type TestNode,
   tab,
+  translate,
   until,
   useSimulator,
 } from './support';
@@ -342,6 +344,48 @@ describe('device state node (conference-audio-state)', () => {
       );
       sim.setFault(null);
       await summaryShown;
+    });
+  });
+
+  describe('the resync interval from settings.js (conferenceAudioDeviceStateResync)', () => {
+    const layoutReads = () => sim.stats().requestsByPath[DEVICE_PATHS.layout] ?? 0;
+
+    afterEach(() => {
+      helper.settings({});
+    });
+
+    it('reads the state again at the interval it gives', async () => {
+      helper.settings({ conferenceAudioDeviceStateResync: 1 });
+      const before = layoutReads();
+      const out = await load([stateNodeDef('n-state', { groups: ['switching'] })]);
+      await messagesUpTo(out, 1, 'the first reading');
+      // Once a minute by default: three reads within the wait come only from the one-second interval.
+      await until(
+        () => layoutReads() - before >= 3,
+        () => `three layout reads (${layoutReads() - before} so far)`,
+        10_000,
+      );
+    });
+
+    it('warns about an interval it cannot use, naming the default it keeps, and still follows the state', async () => {
+      helper.settings({ conferenceAudioDeviceStateResync: 'often' });
+      const out = await load([stateNodeDef('n-state', { groups: ['switching'] })]);
+      await messagesUpTo(out, 1, 'the first reading');
+      const refusal = (() => {
+        try {
+          resyncIntervalMs('often');
+        } catch (error) {
+          return (error as Error).message;
+        }
+        throw new Error('the resync took "often"');
+      })();
+      should(refusal).match(/seconds from 1 to \d+; it is a string$/);
+      should(allLogText()).containEql(
+        translate('conference-audio-device.errors.stateResync', {
+          message: refusal,
+          seconds: DEFAULT_RESYNC_SECONDS,
+        }),
+      );
     });
   });
 });

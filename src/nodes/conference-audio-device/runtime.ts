@@ -6,6 +6,7 @@ import type { ConnectionState } from '../../api/types';
 import type { CertificateTrust } from '../../device/certificate-trust';
 import { DeviceConnection } from '../../device/connection';
 import { choosePinStorage } from '../../device/pin-storage';
+import { DEFAULT_RESYNC_SECONDS, resyncIntervalMs } from '../../device/state-settings';
 import { DeviceError, isDeviceError } from '../../errors';
 import { registerAdminEndpoints, type StoredDeviceAddress } from '../glue/admin';
 import { runtimeCatalogue } from '../glue/catalogue';
@@ -27,6 +28,8 @@ interface DeviceSettings {
   conferenceAudioDeviceStreamIdleTimeout: number;
   /** Logins that may start in any one second, across every device of this Node-RED. */
   conferenceAudioDeviceLoginsPerSecond: number;
+  /** Seconds between two full reads of each device's state, the net under its change stream. */
+  conferenceAudioDeviceStateResync: number;
 }
 
 /** The device sends metrics every 5 s on the data stream; an independent driver waits 30 s as well. */
@@ -75,6 +78,16 @@ export = (RED: NodeAPI) => {
     setLoginPace();
   }
 
+  // Once per start as well: every device of this Node-RED resyncs its state at this interval.
+  let stateResyncMs: number;
+  try {
+    stateResyncMs = resyncIntervalMs(settingsOf().conferenceAudioDeviceStateResync ?? undefined);
+  } catch (error) {
+    const message = isDeviceError(error) ? error.message : String(error);
+    RED.log.warn(t('errors.stateResync', { message, seconds: DEFAULT_RESYNC_SECONDS }));
+    stateResyncMs = resyncIntervalMs();
+  }
+
   function streamIdleTimeoutMs(): number {
     const configured = settingsOf().conferenceAudioDeviceStreamIdleTimeout;
     const seconds =
@@ -109,6 +122,7 @@ export = (RED: NodeAPI) => {
         }),
         streamIdleTimeoutMs: streamIdleTimeoutMs(),
         audioIntervalSeconds: audioInterval.value,
+        stateResyncIntervalMs: stateResyncMs,
       });
     } catch (error) {
       unusable = isDeviceError(error)
@@ -201,6 +215,7 @@ export = (RED: NodeAPI) => {
   const deviceSettings: NodeSettings<DeviceSettings> = {
     conferenceAudioDeviceStreamIdleTimeout: { value: STREAM_IDLE_TIMEOUT_SECONDS, exportable: false },
     conferenceAudioDeviceLoginsPerSecond: { value: LOGIN_PACE_DEFAULTS.perSecond, exportable: false },
+    conferenceAudioDeviceStateResync: { value: DEFAULT_RESYNC_SECONDS, exportable: false },
   };
   RED.nodes.registerType<ConfigNode, DeviceConfigDef, DeviceSettings, DeviceCredentials>(
     'conference-audio-device',
