@@ -20,7 +20,7 @@ export interface DeviceConnectionOptions {
   streamIdleTimeoutMs: number;
   /** Seconds between two reads of the audio settings (default 2); 0: read at start and after writes only. */
   audioIntervalSeconds?: number;
-  /** Between two full reads of the device state: once a minute unless a test shortens it. */
+  /** Between two full reads of the device state: once a minute unless settings.js (or a test) says otherwise. */
   stateResyncIntervalMs?: number;
 }
 

@@ -19,7 +19,7 @@ export const READ_GAP_MS = 1000;
 export interface DeviceStateOptions {
   /** Between two reads of the audio settings; 0 reads them only at start (and the runner after each write). */
   audioIntervalSeconds?: number | undefined;
-  /** Between two full resyncs: once a minute unless a test shortens it. */
+  /** Between two full resyncs: once a minute unless settings.js (or a test) says otherwise. */
   resyncIntervalMs?: number | undefined;
 }
 
