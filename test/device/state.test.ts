@@ -181,6 +181,23 @@ describe('device/state: the state of one device, read and followed', () => {
     );
   });
 
+  it('puts the timed resync off by a whole interval after the change stream returns and everything is read', async () => {
+    const intervalMs = 2500;
+    const connection = harness.connect({ stateResyncIntervalMs: intervalMs });
+    await harness.followed(connection.state, ['switching']);
+    const layoutReads = () => harness.reads(DEVICE_PATHS.layout);
+    await until(() => layoutReads() === 2, 'the first timed resync', 5000);
+    // Past the least gap between two reads of one resource, so that the return's read is not held back.
+    await delay(1100);
+    harness.sim.dropStreams();
+    // The stream returns within a second (its first reconnect waits half to all of one).
+    await until(() => layoutReads() === 3, 'the read after the change stream returned', 5000);
+    // A fixed rhythm would read again 0.4 to 0.9 s after the return (2.5 s after the first timed resync).
+    await delay(intervalMs - 900);
+    should(layoutReads()).equal(3);
+    await until(() => layoutReads() === 4, 'the next timed resync', 5000);
+  });
+
   it("reads the groups of the minute's resync one after another, not in a burst of connections", async () => {
     const connection = harness.connect({ stateResyncIntervalMs: 1000 });
     await harness.followed(connection.state);
