@@ -44,9 +44,11 @@ interface ActiveZoneDef extends NodeDef {
 /**
  * Zones older than this are read again (through the config node's cache) when the next reading comes. The
  * change stream announces every change of the layout, and the zones are read again whenever it reopens;
- * this is only the net under that, so it is wide: 1,000 rooms at 30 s were 33 reads a second.
+ * this is only the net under that, so it is wide: 1,000 rooms at 30 s were 33 reads a second. It is longer
+ * than the 5 minutes after which a silent change stream is reopened (ten times the default stream idle
+ * timeout): in a quiet room that reopen's read of the zones is the net's read too, not a second one.
  */
-const ZONES_REFRESH_MS = 5 * 60_000;
+const ZONES_REFRESH_MS = 6 * 60_000;
 /**
  * A failed read is tried again much sooner, after this wait (doubling per failure in a row, with jitter):
  * the node places nothing without its zones, and a read that failed while a deploy of many rooms crowded
