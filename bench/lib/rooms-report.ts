@@ -123,7 +123,7 @@ export function fleetReport(samples: readonly FleetSample[], intervalMs: number)
     '  NR cpu = share of one core over the window, all threads (main thread alone, and the kernel part',
     "  of all, beside it); per device = (size N - size 0) / N; cpu/event = the window's CPU / the",
     '  soundLocation events the simulators wrote in it; events/device = fewest-most in the window;',
-    '  reconnects = devices whose stream was connected again in the window; requests/TLS connections =',
+    '  reconnects = devices whose data stream was connected again in the window; requests/TLS connections =',
     '  device requests and new connections the simulators accepted in the window (zone re-reads and the',
     '  like, beside the events)',
     '',
