@@ -8,6 +8,11 @@ export const DEFAULT_AUDIO_INTERVAL_SECONDS = 2;
 export const MAX_AUDIO_INTERVAL_SECONDS = 60;
 /** Everything is read again this often, in case the change stream missed something without dropping. */
 export const RESYNC_INTERVAL_MS = 60_000;
+/**
+ * How long a timed resync that falls due just after the change stream stopped waits for its return, which
+ * reads everything anyway (the first reconnect comes within a second); after that it reads by itself.
+ */
+export const RETURN_WAIT_MS = 10_000;
 /** The default of `conferenceAudioDeviceStateResync` in settings.js: the resync above, in seconds. */
 export const DEFAULT_RESYNC_SECONDS = RESYNC_INTERVAL_MS / 1000;
 /**

@@ -16,7 +16,13 @@ import {
 } from '../control';
 import { CoalescedTask } from './coalesced-task';
 import { StateFollowers, type StateSubscriber } from './state-followers';
-import { audioIntervalMs, type DeviceStateOptions, READ_GAP_MS, RESYNC_INTERVAL_MS } from './state-settings';
+import {
+  audioIntervalMs,
+  type DeviceStateOptions,
+  READ_GAP_MS,
+  RESYNC_INTERVAL_MS,
+  RETURN_WAIT_MS,
+} from './state-settings';
 import type { StreamSubscriber } from './stream-hub';
 import { onStreamingAgain } from './stream-return';
 
@@ -61,6 +67,8 @@ export class DeviceState implements ControlStateCache {
   readonly #refused = new Set<StateGroupName>();
   readonly #reads: Readonly<Record<StateGroupName, CoalescedTask>>;
   #resyncTimer: NodeJS.Timeout | undefined;
+  /** When the change stream last stopped streaming; undefined while it streams. */
+  #changesDownSince: number | undefined;
   #audioTimer: NodeJS.Timeout | undefined;
   #stopFollowing: (() => void) | undefined;
   #stopWatchingMute: (() => void) | undefined;
@@ -184,6 +192,7 @@ export class DeviceState implements ControlStateCache {
     this.#stopWatchingMute = undefined;
     clearTimeout(this.#resyncTimer);
     this.#resyncTimer = undefined;
+    this.#changesDownSince = undefined;
     clearInterval(this.#audioTimer);
     this.#audioTimer = undefined;
     for (const read of Object.values(this.#reads)) read.cancel();
@@ -227,12 +236,21 @@ export class DeviceState implements ControlStateCache {
   }
 
   /** The timed resync, an interval from now (from the start, the last timed one, or the last full read). */
-  #scheduleResync(): void {
+  #scheduleResync(delayMs = this.#resyncIntervalMs): void {
     clearTimeout(this.#resyncTimer);
     this.#resyncTimer = setTimeout(() => {
+      // The change stream has just stopped (a silent one is reopened every 5 minutes, at the same moment
+      // as every fifth minute's resync): its return reads everything, and a read now would be read again
+      // a second later. Should it not come back soon, the resync reads after a short wait.
+      const downSince = this.#changesDownSince;
+      const waitMs = Math.min(RETURN_WAIT_MS, this.#resyncIntervalMs);
+      if (downSince !== undefined && Date.now() - downSince < waitMs) {
+        this.#scheduleResync(waitMs);
+        return;
+      }
       this.#scheduleResync();
       void this.#resyncInTurn();
-    }, this.#resyncIntervalMs);
+    }, delayMs);
   }
 
   #resyncGroups(): StateGroupName[] {
@@ -338,6 +356,8 @@ export class DeviceState implements ControlStateCache {
         else this.#apply(droppedEvent, undefined);
       },
       onCondition: (condition) => {
+        if (condition.state === 'streaming') this.#changesDownSince = undefined;
+        else this.#changesDownSince ??= Date.now();
         // A stream that fails to open does not hold the reads back; the resyncs go on without it.
         this.#readsHeld = condition.state === 'connecting';
         readWhenBack(condition);

@@ -198,6 +198,21 @@ describe('device/state: the state of one device, read and followed', () => {
     await until(() => layoutReads() === 4, 'the next timed resync', 5000);
   });
 
+  it('leaves a timed resync that falls due while the change stream is reopening to the read at its return', async () => {
+    const intervalMs = 3000;
+    const connection = harness.connect({ stateResyncIntervalMs: intervalMs });
+    await harness.followed(connection.state, ['switching']);
+    const layoutReads = () => harness.reads(DEVICE_PATHS.layout);
+    await until(() => layoutReads() === 2, 'the first timed resync', 6000);
+    // Dropped 0.4 s before the next timed resync: the stream returns half a second to a second later.
+    await delay(intervalMs - 400);
+    harness.sim.dropStreams();
+    await until(() => layoutReads() === 3, 'the read at the return', 5000);
+    // Had the timed resync read while the stream was down, the return would read again within a second.
+    await delay(2000);
+    should(layoutReads()).equal(3);
+  });
+
   it("reads the groups of the minute's resync one after another, not in a burst of connections", async () => {
     const connection = harness.connect({ stateResyncIntervalMs: 1000 });
     await harness.followed(connection.state);
