@@ -181,12 +181,18 @@ describe('device/state: the state of one device, read and followed', () => {
     );
   });
 
-  it('puts the timed resync off by a whole interval after the change stream returns and everything is read', async () => {
-    const intervalMs = 2500;
+  const layoutReads = () => harness.reads(DEVICE_PATHS.layout);
+
+  /** A connection whose state follows the layout alone, once its first timed resync has read it. */
+  async function afterFirstTimedResync(intervalMs: number): Promise<void> {
     const connection = harness.connect({ stateResyncIntervalMs: intervalMs });
     await harness.followed(connection.state, ['switching']);
-    const layoutReads = () => harness.reads(DEVICE_PATHS.layout);
-    await until(() => layoutReads() === 2, 'the first timed resync', 5000);
+    await until(() => layoutReads() === 2, 'the first timed resync', intervalMs + 3000);
+  }
+
+  it('puts the timed resync off by a whole interval after the change stream returns and everything is read', async () => {
+    const intervalMs = 2500;
+    await afterFirstTimedResync(intervalMs);
     // Past the least gap between two reads of one resource, so that the return's read is not held back.
     await delay(1100);
     harness.sim.dropStreams();
@@ -200,10 +206,7 @@ describe('device/state: the state of one device, read and followed', () => {
 
   it('leaves a timed resync that falls due while the change stream is reopening to the read at its return', async () => {
     const intervalMs = 3000;
-    const connection = harness.connect({ stateResyncIntervalMs: intervalMs });
-    await harness.followed(connection.state, ['switching']);
-    const layoutReads = () => harness.reads(DEVICE_PATHS.layout);
-    await until(() => layoutReads() === 2, 'the first timed resync', 6000);
+    await afterFirstTimedResync(intervalMs);
     // Dropped 0.4 s before the next timed resync: the stream returns half a second to a second later.
     await delay(intervalMs - 400);
     harness.sim.dropStreams();
