@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { DeviceClient } from '../api/client';
 import type { DeviceSettings } from '../api/settings';
+import { STREAM_DEFAULTS } from '../api/streams';
 import type { ConnectionState } from '../api/types';
 import { type ControlResult, runControlAction } from '../control/runner';
 import type { DeviceError } from '../errors';
@@ -8,6 +9,14 @@ import { type CertificateTrust, CertificateTrustStore, type PinStorage } from '.
 import { DeviceState } from './state';
 import { STREAM_PATHS, StreamHub, type StreamKind, type StreamSubscriber } from './stream-hub';
 import { DeviceZones } from './zones';
+
+/**
+ * The change stream is silent until something changes, so silence there says little: it counts as dead only
+ * after this many times the data stream's idle timeout (which the reference driver's 300 s matches).
+ */
+export const CHANGE_STREAM_IDLE_FACTOR = 10;
+/** After this much silence, at the default idle timeout, the change stream is reopened and the zones and state read. */
+export const DEFAULT_CHANGE_STREAM_REOPEN_MS = STREAM_DEFAULTS.idleTimeoutMs * CHANGE_STREAM_IDLE_FACTOR;
 
 export interface DeviceConnectionOptions {
   /** Whose connection this is (a config node's id): the key of its first-use pin. */
@@ -86,7 +95,8 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
       this.client.eventStream(path, {
         // The data stream carries metrics every 5 s; the change stream is silent until something changes,
         // so silence there says little: it is reopened (and the zones read again) only after ten times as long.
-        idleTimeoutMs: path === STREAM_PATHS.changes ? idleTimeoutMs * 10 : idleTimeoutMs,
+        idleTimeoutMs:
+          path === STREAM_PATHS.changes ? idleTimeoutMs * CHANGE_STREAM_IDLE_FACTOR : idleTimeoutMs,
       }),
     );
     this.zones = new DeviceZones(this.client, (subscriber) => this.subscribeStream('changes', subscriber));

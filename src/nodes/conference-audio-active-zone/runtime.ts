@@ -3,6 +3,7 @@ import { type Backoff, backoffDelay, withJitter } from '../../api/backoff';
 import { copyJson } from '../../api/json-copy';
 import { MAX_TIMER_MS } from '../../api/settings-rules';
 import type { GroupState } from '../../control';
+import { DEFAULT_CHANGE_STREAM_REOPEN_MS } from '../../device/connection';
 import type { StreamCondition } from '../../device/stream-hub';
 import { streamErrorReporter } from '../../device/stream-status';
 import {
@@ -44,11 +45,11 @@ interface ActiveZoneDef extends NodeDef {
 /**
  * Zones older than this are read again (through the config node's cache) when the next reading comes. The
  * change stream announces every change of the layout, and the zones are read again whenever it reopens;
- * this is only the net under that, so it is wide: 1,000 rooms at 30 s were 33 reads a second. It is longer
- * than the 5 minutes after which a silent change stream is reopened (ten times the default stream idle
- * timeout): in a quiet room that reopen's read of the zones is the net's read too, not a second one.
+ * this is only the net under that, so it is wide: 1,000 rooms at 30 s were 33 reads a second. It is a minute
+ * longer than the silence after which the change stream is reopened (5 minutes at the default): in a quiet
+ * room that reopen's read of the zones is the net's read too, not a second one.
  */
-const ZONES_REFRESH_MS = 6 * 60_000;
+const ZONES_REFRESH_MS = DEFAULT_CHANGE_STREAM_REOPEN_MS + 60_000;
 /**
  * A failed read is tried again much sooner, after this wait (doubling per failure in a row, with jitter):
  * the node places nothing without its zones, and a read that failed while a deploy of many rooms crowded

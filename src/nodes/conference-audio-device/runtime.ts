@@ -2,9 +2,10 @@ import type { Node, NodeAPI, NodeDef, NodeSettings, NodeStatus } from 'node-red'
 import { LOGIN_PACE_DEFAULTS, setLoginPace } from '../../api/login-pacer';
 import { deviceSettingsFromProperties } from '../../api/settings';
 import { MAX_TIMER_MS } from '../../api/settings-rules';
+import { STREAM_DEFAULTS } from '../../api/streams';
 import type { ConnectionState } from '../../api/types';
 import type { CertificateTrust } from '../../device/certificate-trust';
-import { DeviceConnection } from '../../device/connection';
+import { CHANGE_STREAM_IDLE_FACTOR, DeviceConnection } from '../../device/connection';
 import { choosePinStorage } from '../../device/pin-storage';
 import { DEFAULT_RESYNC_SECONDS, resyncIntervalMs } from '../../device/state-settings';
 import { DeviceError, isDeviceError } from '../../errors';
@@ -33,7 +34,7 @@ interface DeviceSettings {
 }
 
 /** The device sends metrics every 5 s on the data stream; an independent driver waits 30 s as well. */
-const STREAM_IDLE_TIMEOUT_SECONDS = 30;
+const STREAM_IDLE_TIMEOUT_SECONDS = STREAM_DEFAULTS.idleTimeoutMs / 1000;
 
 interface DeviceConfigDef extends NodeDef {
   host?: string;
@@ -94,8 +95,8 @@ export = (RED: NodeAPI) => {
       typeof configured === 'number' && Number.isFinite(configured) && configured > 0
         ? configured
         : STREAM_IDLE_TIMEOUT_SECONDS;
-    // The change stream waits ten times this long: both stay within what timers honour.
-    return Math.min(Math.round(seconds * 1000), Math.floor(MAX_TIMER_MS / 10));
+    // The change stream waits CHANGE_STREAM_IDLE_FACTOR times this long: both stay within what timers honour.
+    return Math.min(Math.round(seconds * 1000), Math.floor(MAX_TIMER_MS / CHANGE_STREAM_IDLE_FACTOR));
   }
 
   function DeviceConfigNode(this: ConfigNode, def: DeviceConfigDef) {
