@@ -24,8 +24,23 @@ if (!fs.existsSync(path.join(root, 'src'))) {
 /** The browsers Node-RED 4 supports; the editor code is bundled down to what they all run. */
 const EDITOR_TARGET = ['es2018'];
 
+/**
+ * The literals the build writes into an editor for `PALETTE.<fact>`: the palette facts its definition.ts
+ * exports as PALETTE (read from the compiled definition, beside the runtime), because the flow library reads
+ * them from the built HTML without running it. A config node's definition has none.
+ */
+function paletteLiterals(builtDir) {
+  const definition = path.join(builtDir, 'definition.js');
+  const palette = fs.existsSync(definition) ? require(definition).PALETTE : undefined;
+  const literals = {};
+  for (const [fact, value] of Object.entries(palette ?? {})) {
+    literals[`PALETTE.${fact}`] = JSON.stringify(value);
+  }
+  return literals;
+}
+
 /** The editor script of a node type: its editor.ts with every import bundled in, as one classic script. */
-function editorScript(sourceDir) {
+function editorScript(sourceDir, builtDir) {
   // Required here, past the early exit: an installed tarball has no esbuild.
   const esbuild = require('esbuild');
   const entry = path.join(sourceDir, 'editor.ts');
@@ -44,11 +59,18 @@ function editorScript(sourceDir) {
     format: 'iife',
     platform: 'browser',
     target: EDITOR_TARGET,
+    define: paletteLiterals(builtDir),
     write: false,
     charset: 'utf8',
     logLevel: 'warning',
   });
   const code = result.outputFiles[0].text;
+  // What is left of PALETTE is a fact its definition lacks, or a PALETTE imported instead of written in.
+  if (/\bPALETTE\.\w/.test(code)) {
+    throw new Error(
+      `${sourceDir}/editor.ts uses PALETTE beyond the facts its definition.ts exports as PALETTE`,
+    );
+  }
   // The bundle goes inside a <script> element, which the first `</script` would end.
   if (/<\/script/i.test(code))
     throw new Error(`${sourceDir}/editor.ts bundles to a text containing </script`);
@@ -56,14 +78,14 @@ function editorScript(sourceDir) {
 }
 
 /** The HTML Node-RED loads into the editor for one node type: the bundled editor code, then the dialog. */
-function editorHtml(sourceDir) {
+function editorHtml(sourceDir, builtDir) {
   // Required here, past the early exit: an installed tarball has no scripts/template-rows.js.
   const { expandTemplate } = require('./template-rows');
   const template = expandTemplate(
     fs.readFileSync(path.join(sourceDir, 'template.html'), 'utf8'),
     path.basename(sourceDir),
   );
-  return `<script type="text/javascript">\n${editorScript(sourceDir)}</script>\n\n${template}`;
+  return `<script type="text/javascript">\n${editorScript(sourceDir, builtDir)}</script>\n\n${template}`;
 }
 
 /**
@@ -93,7 +115,7 @@ function assembleNodeType(type, builtFile) {
   if (!fs.existsSync(path.join(root, builtFile))) {
     throw new Error(`package.json's node-red.nodes names ${builtFile}, which the compiler did not make`);
   }
-  fs.writeFileSync(path.join(outDir, `${name}.html`), editorHtml(sourceDir));
+  fs.writeFileSync(path.join(outDir, `${name}.html`), editorHtml(sourceDir, outDir));
   for (const { language, file } of perLanguage(path.join(sourceDir, 'locales'), '.json')) {
     const texts = { ...packageTexts(language), ...JSON.parse(fs.readFileSync(file, 'utf8')) };
     fs.mkdirSync(path.join(outDir, 'locales', language), { recursive: true });

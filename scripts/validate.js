@@ -26,13 +26,75 @@ function registersLiterally(source, type) {
   return new RegExp(`registerType\\(\\s*(['"])${escapeRegExp(type)}\\1`).test(source);
 }
 
-/** True when the editor registration of `type` declares `category: 'config'`. */
-function isConfigNode(html, type) {
-  const start = html.search(new RegExp(`registerType\\(\\s*(['"])${escapeRegExp(type)}\\1`));
-  if (start < 0) return false;
-  const next = html.indexOf('registerType(', start + 1);
-  const registration = html.slice(start, next < 0 ? undefined : next);
-  return /category\s*:\s*(['"])config\1/.test(registration);
+/** The palette facts the flow library lists; it reads each only from a literal. */
+const PALETTE_FACTS = ['category', 'color', 'icon', 'inputs', 'outputs'];
+/** The definition keys whose value the flow library reads as an object of properties. */
+const PROPERTY_OBJECTS = ['defaults', 'credentials'];
+
+/** A key the flow library reads by name: a plain identifier, neither computed nor a spread. */
+function plainKey(property) {
+  return property.type === 'Property' && !property.computed && property.key.type === 'Identifier'
+    ? property.key.name
+    : undefined;
+}
+
+/** What stops the library reading `object` (each spread, computed or quoted key), named by `where`. */
+function unreadable(object, where) {
+  if (object.type !== 'ObjectExpression') return [`${where} is not an inline object`];
+  return object.properties
+    .filter((property) => plainKey(property) === undefined)
+    .map((property) => `${property.type === 'SpreadElement' ? 'a spread' : 'a computed key'} in ${where}`);
+}
+
+/** One registerType call as the library reads it: the literal type, the literal category, the problems. */
+function readRegistration(call) {
+  const [typeNode, definition] = call.arguments;
+  const type = typeNode?.type === 'Literal' ? typeNode.value : undefined;
+  if (definition?.type !== 'ObjectExpression') return { type, problems: ['no inline definition'] };
+  const problems = unreadable(definition, 'the definition');
+  const value = (key) => definition.properties.find((property) => plainKey(property) === key)?.value;
+  for (const key of PALETTE_FACTS) {
+    if (value(key) && value(key).type !== 'Literal') problems.push(`${key} is not a literal`);
+  }
+  for (const key of PROPERTY_OBJECTS) {
+    const object = value(key);
+    if (!object) continue;
+    problems.push(...unreadable(object, key));
+    for (const property of object.properties ?? []) {
+      const name = plainKey(property);
+      if (name !== undefined) problems.push(...unreadable(property.value, `${key}.${name}`));
+    }
+  }
+  const category = value('category');
+  return { type, category: category?.type === 'Literal' ? category.value : undefined, problems };
+}
+
+/**
+ * The `RED.nodes.registerType` calls of an editor HTML, read as the flow library and `node-red-dev
+ * validate` read them: acorn on each text/javascript script, nothing run.
+ */
+function readRegistrations(html) {
+  // Required here: dev dependencies, which only this check needs.
+  const acorn = require('acorn');
+  const walk = require('acorn-walk');
+  const registrations = [];
+  for (const [, code] of html.matchAll(
+    /<script[^>]*type=["']text\/javascript["'][^>]*>([\s\S]*?)<\/script>/gi,
+  )) {
+    walk.simple(acorn.parse(code, { ecmaVersion: 'latest' }), {
+      CallExpression(call) {
+        const callee = call.callee;
+        if (
+          callee.type === 'MemberExpression' &&
+          !callee.computed &&
+          callee.property.name === 'registerType'
+        ) {
+          registrations.push(readRegistration(call));
+        }
+      },
+    });
+  }
+  return registrations;
 }
 
 /** Every node type used in the package's example flows, by example file name. */
@@ -120,11 +182,14 @@ function buildChecks(root) {
         ? ''
         : `no registerType('${type}', ...) in ${relativeFile}`;
     });
-    check(`${type}: registered by literal name in its HTML`, () => {
+    check(`${type}: registered in its HTML by literal name, with a definition the flow library reads`, () => {
       if (!fs.existsSync(htmlFile)) return `${path.relative(root, htmlFile)} missing (run npm run build)`;
-      const html = fs.readFileSync(htmlFile, 'utf8');
-      if (isConfigNode(html, type)) configTypes.add(type);
-      return registersLiterally(html, type) ? '' : `no RED.nodes.registerType('${type}', ...) in the HTML`;
+      const registration = readRegistrations(fs.readFileSync(htmlFile, 'utf8')).find(
+        (read) => read.type === type,
+      );
+      if (!registration) return `no RED.nodes.registerType('${type}', ...) in the HTML`;
+      if (registration.category === 'config') configTypes.add(type);
+      return registration.problems.join('; ');
     });
   }
   // Runs after the HTML checks above, which find the config node types.

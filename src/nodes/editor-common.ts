@@ -1,17 +1,14 @@
 /**
  * What every node type's editor code shares: the catalogue lookup, the error text in the editor's
- * language, the palette entry and labels, and validators in the form Node-RED takes a reason from.
+ * language, the labels of a palette node, and validators in the form Node-RED takes a reason from.
  * Bundled into each node type's HTML by scripts/build.js; browser code, no Node.js API.
  */
 import type { EditorNodeInstance, EditorNodeProperties } from 'node-red';
-import { TYPE as DEVICE_TYPE } from './conference-audio-device/definition';
 import { summarisedMessage, type Translate } from './plain/error-text';
 import { catalogueKey } from './plain/status';
 
-/** The palette category of every node type but the config node (its label is in src/nodes/locales). */
-export const PALETTE_CATEGORY = 'conference audio';
-/** The colour of every palette node of the package. */
-export const PALETTE_COLOUR = '#8CC8E8';
+/** The config node type that a palette node's `device` property names. */
+export { TYPE as DEVICE_TYPE } from './conference-audio-device/definition';
 export { isTranslated, type Translate } from './plain/error-text';
 
 /**
@@ -59,33 +56,18 @@ export interface NamedProperties extends EditorNodeProperties {
 }
 
 /**
- * The properties every node type with a device has: its name and its device config node. The device is
- * optional where messages may bring what it gives (`deviceRequired: false`).
+ * The labels of a palette node type, each a value for the registerType key of the same name: the palette
+ * and port labels from its catalogue (`paletteLabel`, `label.inputLabel`, `label.outputLabel`), the node's
+ * name in italics in place of the palette label.
  */
-export function nameAndDevice(deviceRequired = true) {
-  return {
-    name: { value: '' },
-    device: { value: '', type: DEVICE_TYPE, required: deviceRequired },
-  };
-}
-
-/**
- * The palette entry and the labels of a palette node type: the palette and port labels from its
- * catalogue (`paletteLabel`, `label.inputLabel`, `label.outputLabel`), the node's name in italics.
- */
-export function paletteEntry<P extends NamedProperties>(
+export function paletteLabels<P extends NamedProperties>(
   t: Translate,
-  options: { inputs: 0 | 1; outputs: number; icon: string; outputLabels?: (index: number) => string },
+  outputLabels: (index: number) => string = () => t('label.outputLabel'),
 ) {
   return {
-    category: PALETTE_CATEGORY,
-    color: PALETTE_COLOUR,
-    inputs: options.inputs,
-    outputs: options.outputs,
-    icon: options.icon,
     paletteLabel: () => t('paletteLabel'),
-    ...(options.inputs === 1 ? { inputLabels: () => t('label.inputLabel') } : {}),
-    outputLabels: options.outputLabels ?? (() => t('label.outputLabel')),
+    inputLabels: () => t('label.inputLabel'),
+    outputLabels,
     label(this: EditorNodeInstance<P>) {
       return this.name || t('paletteLabel');
     },

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { type CallExpression, type Expression, type Node, parse, type Property } from 'acorn';
+import { type CallExpression, type Expression, type Node, type Property, parse } from 'acorn';
 import { simple } from 'acorn-walk';
 import should from 'should';
 import { isConfigType, nodeTypes, projectRoot } from '../support/node-types';

@@ -152,4 +152,29 @@ describe('npm run validate (flow library scorecard)', () => {
       /conference-audio-request: registered by literal name in dist/,
     );
   });
+
+  it('fails when a definition in the HTML spreads a helper, which stops the flow library reading it', () => {
+    const file = join(copy, 'dist', 'nodes', 'conference-audio-request', 'runtime.html');
+    const html = readFileSync(file, 'utf8');
+    const spread = html.replace(/\n(\s*)name: \{ value: "" \},/, '\n$1...{ name: { value: "" } },');
+    should(spread).not.equal(html);
+    writeFileSync(file, spread);
+    const { status, output } = validate(copy);
+    should(status).equal(1);
+    should(failLines(output)).have.length(1);
+    should(failLines(output)[0]).match(
+      /conference-audio-request: registered in its HTML .*a spread in defaults/,
+    );
+  });
+
+  it('fails when a palette fact in the HTML is not a literal', () => {
+    const file = join(copy, 'dist', 'nodes', 'conference-audio-events', 'runtime.html');
+    const html = readFileSync(file, 'utf8');
+    const computed = html.replace(/\bcolor: "[^"]*"/, 'color: PALETTE.color');
+    should(computed).not.equal(html);
+    writeFileSync(file, computed);
+    const { status, output } = validate(copy);
+    should(status).equal(1);
+    should(failLines(output).join('\n')).match(/conference-audio-events: .*color is not a literal/);
+  });
 });

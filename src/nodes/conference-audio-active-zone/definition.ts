@@ -9,9 +9,13 @@
  */
 import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from '../../api/settings-rules';
 import { ANY_ZONE_TYPE } from '../../zones/active-zone';
+import { palette } from '../palette';
 import { readNonNegative, type Setting } from '../plain/node-settings';
 
 export const TYPE = 'conference-audio-active-zone';
+
+/** Its place in the palette (scripts/build.js writes these into the editor's registerType). */
+export const PALETTE = palette(TYPE, { inputs: 1, outputs: 1 });
 
 /**
  * Where hold and release come from: `node`, as set on the node; `device`, the device's own camera switching

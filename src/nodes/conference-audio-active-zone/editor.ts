@@ -1,6 +1,6 @@
 import { ANY_ZONE_TYPE } from '../../zones/active-zone';
 import { fillChoices } from '../editor-choices';
-import { catalogue, type NamedProperties, nameAndDevice, paletteEntry, validator } from '../editor-common';
+import { catalogue, DEVICE_TYPE, type NamedProperties, paletteLabels, validator } from '../editor-common';
 import {
   ACTIVE_ZONE_DEFAULTS,
   isDelayMs,
@@ -24,6 +24,7 @@ interface ActiveZoneProperties extends NamedProperties {
 }
 
 const t = catalogue(TYPE);
+const labels = paletteLabels<ActiveZoneProperties>(t);
 const delayMs = validator((value) =>
   isDelayMs(value) ? undefined : t('errors.number', { max: MAX_DELAY_MS }),
 );
@@ -37,13 +38,19 @@ RED.events.on('nodes:add', (node: Partial<ActiveZoneProperties> & { type?: strin
 });
 
 RED.nodes.registerType<ActiveZoneProperties>('conference-audio-active-zone', {
-  ...paletteEntry<ActiveZoneProperties>(t, {
-    inputs: 1,
-    outputs: 1,
-    icon: 'conference-audio-active-zone.svg',
-  }),
+  category: PALETTE.category,
+  color: PALETTE.color,
+  icon: PALETTE.icon,
+  inputs: PALETTE.inputs,
+  outputs: PALETTE.outputs,
+  paletteLabel: labels.paletteLabel,
+  inputLabels: labels.inputLabels,
+  outputLabels: labels.outputLabels,
+  label: labels.label,
+  labelStyle: labels.labelStyle,
   defaults: {
-    ...nameAndDevice(),
+    name: { value: '' },
+    device: { value: '', type: DEVICE_TYPE, required: true },
     zoneType: {
       value: ACTIVE_ZONE_DEFAULTS.zoneType,
       required: true,

@@ -12,8 +12,12 @@ import {
   VOLUME_STEPS,
 } from '../../control/actions';
 import { isDeviceError } from '../../errors';
+import { palette } from '../palette';
 
 export const TYPE = 'conference-audio-control';
+
+/** Its place in the palette (scripts/build.js writes these into the editor's registerType). */
+export const PALETTE = palette(TYPE, { inputs: 1, outputs: 1 });
 
 /** The action that lets each message choose: `msg.action`, with `msg.payload` as the value. */
 export const MESSAGE_ACTION = 'msg';

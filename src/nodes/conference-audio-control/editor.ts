@@ -1,5 +1,5 @@
 import { fillChoices } from '../editor-choices';
-import { catalogue, type NamedProperties, nameAndDevice, paletteEntry, validator } from '../editor-common';
+import { catalogue, DEVICE_TYPE, type NamedProperties, paletteLabels, validator } from '../editor-common';
 import {
   ACTION_CHOICES,
   type ActionChoice,
@@ -22,6 +22,7 @@ interface ControlProperties extends NamedProperties {
 }
 
 const t = catalogue(TYPE);
+const labels = paletteLabels<ControlProperties>(t);
 const actionField = () => $('#node-input-action');
 const valueField = () => $('#node-input-value');
 const valueTypeField = () => $('#node-input-valueType');
@@ -63,9 +64,18 @@ function showValueField(action: ActionChoice) {
 }
 
 RED.nodes.registerType<ControlProperties>('conference-audio-control', {
-  ...paletteEntry<ControlProperties>(t, { inputs: 1, outputs: 1, icon: 'conference-audio-control.svg' }),
+  category: PALETTE.category,
+  color: PALETTE.color,
+  icon: PALETTE.icon,
+  inputs: PALETTE.inputs,
+  outputs: PALETTE.outputs,
+  paletteLabel: labels.paletteLabel,
+  inputLabels: labels.inputLabels,
+  outputLabels: labels.outputLabels,
+  labelStyle: labels.labelStyle,
   defaults: {
-    ...nameAndDevice(),
+    name: { value: '' },
+    device: { value: '', type: DEVICE_TYPE, required: true },
     action: { value: CONTROL_DEFAULTS.action, required: true },
     value: {
       value: CONTROL_DEFAULTS.value,

@@ -2,10 +2,15 @@
  * The device events node's properties: the events it can pass on, the defaults, and how a saved node's
  * choice is read. Imported by the runtime and by the editor (no Node-RED, no DOM).
  */
+
+import { palette } from '../palette';
 import { readNonNegative, type Setting } from '../plain/node-settings';
 import { MAX_MESSAGE_RATE } from '../plain/rate-window';
 
 export const TYPE = 'conference-audio-events';
+
+/** Its place in the palette (scripts/build.js writes these into the editor's registerType). */
+export const PALETTE = palette(TYPE, { inputs: 0, outputs: 1 });
 
 /** soundLocation messages a second by default: plenty for a dashboard, a fifth of a flow's worth. */
 export const DEFAULT_RATE = 5;

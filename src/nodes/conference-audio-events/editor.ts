@@ -1,5 +1,5 @@
 import { checkboxChoices } from '../editor-choices';
-import { catalogue, type NamedProperties, nameAndDevice, paletteEntry, validator } from '../editor-common';
+import { catalogue, DEVICE_TYPE, type NamedProperties, paletteLabels, validator } from '../editor-common';
 import {
   DEFAULT_LIVE_EVENTS,
   DEFAULT_RATE,
@@ -18,13 +18,23 @@ interface EventsProperties extends NamedProperties {
 }
 
 const t = catalogue(TYPE);
+const labels = paletteLabels<EventsProperties>(t);
 const eventChoices = checkboxChoices<LiveEventChoice>('conference-audio-event-');
 const checkbox = eventChoices.checkbox;
 
 RED.nodes.registerType<EventsProperties>('conference-audio-events', {
-  ...paletteEntry<EventsProperties>(t, { inputs: 0, outputs: 1, icon: 'conference-audio-events.svg' }),
+  category: PALETTE.category,
+  color: PALETTE.color,
+  icon: PALETTE.icon,
+  inputs: PALETTE.inputs,
+  outputs: PALETTE.outputs,
+  paletteLabel: labels.paletteLabel,
+  outputLabels: labels.outputLabels,
+  label: labels.label,
+  labelStyle: labels.labelStyle,
   defaults: {
-    ...nameAndDevice(),
+    name: { value: '' },
+    device: { value: '', type: DEVICE_TYPE, required: true },
     events: {
       value: [...DEFAULT_LIVE_EVENTS],
       validate: validator((value) => (readLiveEvents(value).ok ? undefined : t('errors.noEvents'))),

@@ -5,10 +5,14 @@
 import { validateApiPath } from '../../api/api-path';
 import { DEVICE_PATHS, HTTP_METHODS, type HttpMethod } from '../../api/protocol';
 import { type DeviceError, isDeviceError } from '../../errors';
+import { palette } from '../palette';
 
 export { METHODS_WITH_BODY } from '../../api/protocol';
 
 export const TYPE = 'conference-audio-request';
+
+/** Its place in the palette (scripts/build.js writes these into the editor's registerType). */
+export const PALETTE = palette(TYPE, { inputs: 1, outputs: 1 });
 
 /** The methods a request may use, in the order the dialog lists them. */
 export const METHODS = HTTP_METHODS;

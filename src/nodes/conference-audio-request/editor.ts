@@ -1,10 +1,10 @@
 import { fillChoices } from '../editor-choices';
 import {
   catalogue,
+  DEVICE_TYPE,
   localisedMessage,
   type NamedProperties,
-  nameAndDevice,
-  paletteEntry,
+  paletteLabels,
   validator,
 } from '../editor-common';
 import { METHODS, pathError, REQUEST_DEFAULTS, TYPE } from './definition';
@@ -16,11 +16,21 @@ interface RequestProperties extends NamedProperties {
 }
 
 const t = catalogue(TYPE);
+const labels = paletteLabels<RequestProperties>(t);
 
 RED.nodes.registerType<RequestProperties>('conference-audio-request', {
-  ...paletteEntry<RequestProperties>(t, { inputs: 1, outputs: 1, icon: 'conference-audio-request.svg' }),
+  category: PALETTE.category,
+  color: PALETTE.color,
+  icon: PALETTE.icon,
+  inputs: PALETTE.inputs,
+  outputs: PALETTE.outputs,
+  paletteLabel: labels.paletteLabel,
+  inputLabels: labels.inputLabels,
+  outputLabels: labels.outputLabels,
+  labelStyle: labels.labelStyle,
   defaults: {
-    ...nameAndDevice(),
+    name: { value: '' },
+    device: { value: '', type: DEVICE_TYPE, required: true },
     method: { value: REQUEST_DEFAULTS.method, required: true },
     path: {
       value: REQUEST_DEFAULTS.path,

@@ -3,9 +3,13 @@
  * saved node's choice is read. Imported by the runtime and by the editor (no Node-RED, no DOM).
  */
 import { STATE_GROUPS, type StateGroupName } from '../../control/state-groups';
+import { palette } from '../palette';
 import type { Setting } from '../plain/node-settings';
 
 export const TYPE = 'conference-audio-state';
+
+/** Its place in the palette (scripts/build.js writes these into the editor's registerType). */
+export const PALETTE = palette(TYPE, { inputs: 1, outputs: 1 });
 
 export { STATE_GROUPS, type StateGroupName };
 

@@ -1,5 +1,5 @@
 import { checkboxChoices, fillChoices } from '../editor-choices';
-import { catalogue, type NamedProperties, nameAndDevice, paletteEntry, validator } from '../editor-common';
+import { catalogue, DEVICE_TYPE, type NamedProperties, paletteLabels, validator } from '../editor-common';
 import {
   OUTPUT_MODES,
   type OutputMode,
@@ -18,12 +18,23 @@ interface StateProperties extends NamedProperties {
 }
 
 const t = catalogue(TYPE);
+const labels = paletteLabels<StateProperties>(t);
 const groupChoices = checkboxChoices<StateGroupName>('conference-audio-state-group-');
 
 RED.nodes.registerType<StateProperties>('conference-audio-state', {
-  ...paletteEntry<StateProperties>(t, { inputs: 1, outputs: 1, icon: 'conference-audio-state.svg' }),
+  category: PALETTE.category,
+  color: PALETTE.color,
+  icon: PALETTE.icon,
+  inputs: PALETTE.inputs,
+  outputs: PALETTE.outputs,
+  paletteLabel: labels.paletteLabel,
+  inputLabels: labels.inputLabels,
+  outputLabels: labels.outputLabels,
+  label: labels.label,
+  labelStyle: labels.labelStyle,
   defaults: {
-    ...nameAndDevice(),
+    name: { value: '' },
+    device: { value: '', type: DEVICE_TYPE, required: true },
     groups: {
       value: [...STATE_DEFAULTS.groups],
       validate: validator((value) => (readStateGroups(value).ok ? undefined : t('errors.noGroups'))),

@@ -2,9 +2,14 @@
  * The zone lookup node's properties: defaults and what is valid. Imported by the runtime and by the
  * editor (no Node-RED, no DOM).
  */
+
+import { palette } from '../palette';
 import { readNonNegative, type Setting } from '../plain/node-settings';
 
 export const TYPE = 'conference-audio-zone-lookup';
+
+/** Its place in the palette (scripts/build.js writes these into the editor's registerType). */
+export const PALETTE = palette(TYPE, { inputs: 1, outputs: 2 });
 
 export const LOOKUP_DEFAULTS = {
   /** The message property holding the point. */

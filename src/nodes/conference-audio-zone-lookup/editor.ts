@@ -1,8 +1,8 @@
 import {
   catalogue,
+  DEVICE_TYPE,
   type NamedProperties,
-  nameAndDevice,
-  paletteEntry,
+  paletteLabels,
   typedInputValidator,
   validator,
 } from '../editor-common';
@@ -15,17 +15,25 @@ interface LookupProperties extends NamedProperties {
 }
 
 const t = catalogue(TYPE);
+const labels = paletteLabels<LookupProperties>(t, (index) =>
+  index === 0 ? t('label.outputInside') : t('label.outputOutside'),
+);
 
 RED.nodes.registerType<LookupProperties>('conference-audio-zone-lookup', {
-  ...paletteEntry<LookupProperties>(t, {
-    inputs: 1,
-    outputs: 2,
-    icon: 'conference-audio-zone-lookup.svg',
-    outputLabels: (index) => (index === 0 ? t('label.outputInside') : t('label.outputOutside')),
-  }),
+  category: PALETTE.category,
+  color: PALETTE.color,
+  icon: PALETTE.icon,
+  inputs: PALETTE.inputs,
+  outputs: PALETTE.outputs,
+  paletteLabel: labels.paletteLabel,
+  inputLabels: labels.inputLabels,
+  outputLabels: labels.outputLabels,
+  label: labels.label,
+  labelStyle: labels.labelStyle,
   defaults: {
+    name: { value: '' },
     // The device is optional: messages may carry their own zones.
-    ...nameAndDevice(false),
+    device: { value: '', type: DEVICE_TYPE, required: false },
     property: {
       value: LOOKUP_DEFAULTS.property,
       required: true,

@@ -4,8 +4,12 @@
  */
 import { MAX_TIMER_SECONDS } from '../../api/settings-rules';
 import { ZONE_MAP_WORDS, type ZoneMapWords } from '../../zones/map';
+import { palette } from '../palette';
 
 export const TYPE = 'conference-audio-zones';
+
+/** Its place in the palette (scripts/build.js writes these into the editor's registerType). */
+export const PALETTE = palette(TYPE, { inputs: 1, outputs: 1 });
 
 export const OUTPUT_MODES = ['all', 'each', 'changes', 'map'] as const;
 export type OutputMode = (typeof OUTPUT_MODES)[number];

@@ -4,10 +4,10 @@ import { fillChoices } from '../editor-choices';
 import {
   type AnsweredError,
   catalogue,
+  DEVICE_TYPE,
   localisedMessage,
   type NamedProperties,
-  nameAndDevice,
-  paletteEntry,
+  paletteLabels,
   postJson,
   validator,
   whileWaiting,
@@ -47,6 +47,7 @@ interface ZoneMapAnswer {
 }
 
 const t = catalogue(TYPE);
+const labels = paletteLabels<ZonesProperties>(t);
 /** The polling floor the runtime exports from settings.js (or its default). */
 const minSeconds = () =>
   minimumInterval((RED.settings as unknown as Record<string, unknown>)[MIN_INTERVAL_SETTING]);
@@ -96,9 +97,19 @@ function showZones(event: JQuery.TriggeredEvent) {
 }
 
 RED.nodes.registerType<ZonesProperties>('conference-audio-zones', {
-  ...paletteEntry<ZonesProperties>(t, { inputs: 1, outputs: 1, icon: 'conference-audio-zones.svg' }),
+  category: PALETTE.category,
+  color: PALETTE.color,
+  icon: PALETTE.icon,
+  inputs: PALETTE.inputs,
+  outputs: PALETTE.outputs,
+  paletteLabel: labels.paletteLabel,
+  inputLabels: labels.inputLabels,
+  outputLabels: labels.outputLabels,
+  label: labels.label,
+  labelStyle: labels.labelStyle,
   defaults: {
-    ...nameAndDevice(),
+    name: { value: '' },
+    device: { value: '', type: DEVICE_TYPE, required: true },
     output: { value: ZONES_DEFAULTS.output, required: true },
     interval: {
       value: ZONES_DEFAULTS.interval,
