@@ -10,6 +10,7 @@ import {
   SOUND_LOCATION_ALGORITHMS,
   TOGGLE,
   VOLUME_STEPS,
+  type VolumeDirection,
 } from '../../control/actions';
 import { isDeviceError } from '../../errors';
 import { palette } from '../palette';
@@ -24,43 +25,46 @@ export const MESSAGE_ACTION = 'msg';
 export const ACTION_CHOICES = [...CONTROL_ACTIONS, MESSAGE_ACTION] as const;
 export type ActionChoice = (typeof ACTION_CHOICES)[number];
 
-/** The TypedInput types a configured value may have, as core nodes name them. */
-export const VALUE_TYPES = ['bool', 'str', 'num', 'json'] as const;
-export type ValueType = (typeof VALUE_TYPES)[number];
+const VOLUME_DIRECTIONS = Object.keys(VOLUME_STEPS) as VolumeDirection[];
+
+/** Types whose value Node-RED reads from the message, the flow or global context, or the environment. */
+export const CONTEXT_TYPES = ['msg', 'flow', 'global', 'env'] as const;
+/** Types whose value is the text typed in the dialog, as Node-RED reads each. */
+export const LITERAL_TYPES = ['str', 'num', 'bool', 'json'] as const;
+/** The actions' own words, each a TypedInput type of its own without a value: the word is the value. */
+export const WORD_TYPES = [TOGGLE, ...VOLUME_DIRECTIONS, ...SOUND_LOCATION_ALGORITHMS] as const;
+export type ContextType = (typeof CONTEXT_TYPES)[number];
+export type WordType = (typeof WORD_TYPES)[number];
+export type ValueType = (typeof LITERAL_TYPES)[number] | ContextType | WordType;
 
 /**
- * The value field of an action: the types it offers, in order, and for `str` the fixed words it takes
- * (a drop-down) when the action takes only words. Undefined: the action takes no value, the field hides.
+ * The value field of an action: the TypedInput types it offers, in order (its words or literals first,
+ * then CONTEXT_TYPES). Undefined: the action takes no value, the field hides.
  */
 export interface ValueField {
   readonly types: readonly ValueType[];
-  readonly words?: readonly string[];
   /** What a node gets when the action is chosen in the dialog. */
   readonly initial: { readonly value: string; readonly type: ValueType };
 }
 
-const MUTE_FIELD: ValueField = {
-  types: ['bool', 'str'],
-  words: [TOGGLE],
-  initial: { value: 'true', type: 'bool' },
-};
-const VOLUME_WORDS = Object.keys(VOLUME_STEPS);
+function field(types: readonly ValueType[], initialValue = ''): ValueField {
+  const type = types[0] ?? 'str';
+  return { types: [...types, ...CONTEXT_TYPES], initial: { value: initialValue, type } };
+}
+
+const MUTE_FIELD = field(['bool', TOGGLE], 'true');
 
 export const VALUE_FIELDS: Readonly<Record<ActionChoice, ValueField | undefined>> = {
   microphoneMute: MUTE_FIELD,
   audienceMute: MUTE_FIELD,
-  volume: { types: ['str'], words: VOLUME_WORDS, initial: { value: VOLUME_WORDS[0] ?? '', type: 'str' } },
-  audio: { types: ['json'], initial: { value: '{}', type: 'json' } },
+  volume: field(VOLUME_DIRECTIONS),
+  audio: field(['json'], '{}'),
   identify: undefined,
   calibrate: undefined,
-  profile: { types: ['str'], initial: { value: '', type: 'str' } },
-  cameraSwitcher: { types: ['bool'], initial: { value: 'true', type: 'bool' } },
-  switchingDefaults: { types: ['json'], initial: { value: '{}', type: 'json' } },
-  soundLocationAlgorithm: {
-    types: ['str'],
-    words: SOUND_LOCATION_ALGORITHMS,
-    initial: { value: SOUND_LOCATION_ALGORITHMS[0], type: 'str' },
-  },
+  profile: field(['str', 'num']),
+  cameraSwitcher: field(['bool'], 'true'),
+  switchingDefaults: field(['json'], '{}'),
+  soundLocationAlgorithm: field(SOUND_LOCATION_ALGORITHMS),
   msg: undefined,
 };
 
@@ -77,39 +81,59 @@ export function isActionChoice(value: unknown): value is ActionChoice {
   return typeof value === 'string' && (ACTION_CHOICES as readonly string[]).includes(value);
 }
 
-function isValueType(value: unknown): value is ValueType {
-  return typeof value === 'string' && (VALUE_TYPES as readonly string[]).includes(value);
+/** The word a word type stands for; undefined for every other type. */
+export function wordOf(valueType: unknown): WordType | undefined {
+  return WORD_TYPES.find((word) => word === valueType);
+}
+
+export function isWordType(valueType: unknown): valueType is WordType {
+  return wordOf(valueType) !== undefined;
+}
+
+export function isContextType(valueType: unknown): valueType is ContextType {
+  return CONTEXT_TYPES.some((type) => type === valueType);
+}
+
+/** Why `value` does not fit `action` (the runner's own check, without the firmware), or undefined when it does. */
+export function valueProblem(action: ControlActionName, value: unknown): string | undefined {
+  try {
+    parseControlAction(action, value);
+    return undefined;
+  } catch (error) {
+    return isDeviceError(error) ? error.message : String(error);
+  }
 }
 
 export type Reading<T> = { ok: true; value: T } | { ok: false; reason: string };
 
-/** A configured value as its TypedInput type reads it: `bool` "true"/"false", `num` a number, `json` parsed. */
-export function readConfiguredValue(value: unknown, valueType: unknown): Reading<unknown> {
-  const type = isValueType(valueType) ? valueType : 'str';
-  const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
-  switch (type) {
+/**
+ * A literal value as Node-RED's RED.util.evaluateNodeProperty reads it, for the dialog, which has no
+ * such call (the runtime uses Node-RED's own). A word type is its word; context types are read per message.
+ */
+export function literalValue(value: unknown, valueType: unknown): Reading<unknown> {
+  const word = wordOf(valueType);
+  if (word !== undefined) return { ok: true, value: word };
+  const text = String(value ?? '');
+  switch (valueType) {
+    case 'num':
+      return { ok: true, value: Number(text) };
     case 'bool':
-      return { ok: true, value: text.trim() === 'true' };
-    case 'num': {
-      const number = Number(text);
-      return text.trim() !== '' && Number.isFinite(number)
-        ? { ok: true, value: number }
-        : { ok: false, reason: `The value must be a number, got "${text}"` };
-    }
+      return { ok: true, value: /^true$/i.test(text) };
     case 'json':
       try {
         return { ok: true, value: JSON.parse(text) as unknown };
       } catch {
         return { ok: false, reason: `The value is not valid JSON: ${text}` };
       }
-    case 'str':
+    default:
       return { ok: true, value: text };
   }
 }
 
 /**
  * Whether a configured action and value would be accepted, as the runner checks them before sending (the
- * firmware is not known here). `msg` takes its action and value from each message: nothing to check.
+ * firmware is not known here). `msg` takes its action and value from each message, and a value read from a
+ * message, context or the environment is known only then: nothing to check.
  */
 export function checkConfiguredAction(
   action: unknown,
@@ -117,13 +141,9 @@ export function checkConfiguredAction(
   valueType: unknown,
 ): string | undefined {
   if (!isActionChoice(action)) return `Choose one of ${ACTION_CHOICES.join(', ')}`;
-  if (action === MESSAGE_ACTION || VALUE_FIELDS[action] === undefined) return undefined;
-  const read = readConfiguredValue(value, valueType);
-  if (!read.ok) return read.reason;
-  try {
-    parseControlAction(action, read.value);
+  if (action === MESSAGE_ACTION || VALUE_FIELDS[action] === undefined || isContextType(valueType)) {
     return undefined;
-  } catch (error) {
-    return isDeviceError(error) ? error.message : String(error);
   }
+  const read = literalValue(value, valueType);
+  return read.ok ? valueProblem(action, read.value) : read.reason;
 }

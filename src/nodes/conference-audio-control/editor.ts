@@ -1,3 +1,4 @@
+import type { EditorWidgetTypedInputType, EditorWidgetTypedInputTypeDefinition } from 'node-red';
 import { fillChoices } from '../editor-choices';
 import { catalogue, DEVICE_TYPE, type NamedProperties, paletteLabels, validator } from '../editor-common';
 import {
@@ -7,6 +8,7 @@ import {
   CONTROL_DEFAULTS,
   checkConfiguredAction,
   isActionChoice,
+  isWordType,
   MESSAGE_ACTION,
   TYPE,
   VALUE_FIELDS,
@@ -27,21 +29,16 @@ const actionField = () => $('#node-input-action');
 const valueField = () => $('#node-input-value');
 const valueTypeField = () => $('#node-input-valueType');
 
-/** The TypedInput types of a value field; an action that takes only words gets a drop-down of them. */
+/**
+ * The TypedInput types of a value field: Node-RED's own by name, and each of the action's words as a type
+ * of its own without a value (the word is the value).
+ */
 function typedInputTypes(
   field: ValueField,
-): Array<ValueType | { value: string; label: string; options: string[] }> {
+): Array<EditorWidgetTypedInputType | EditorWidgetTypedInputTypeDefinition> {
   return field.types.map((type) =>
-    type === 'str' && field.words !== undefined
-      ? { value: 'str', label: field.words.join(' / '), options: [...field.words] }
-      : type,
+    isWordType(type) ? { value: type, label: t(`types.${type}`), hasValue: false } : type,
   );
-}
-
-/** Whether the value in the dialog fits the field: its type is offered, and a word is one of the words. */
-function fits(field: ValueField, value: unknown, type: unknown): boolean {
-  if (!field.types.some((offered) => offered === type)) return false;
-  return type !== 'str' || field.words === undefined || field.words.some((word) => word === value);
 }
 
 /** Shows the value field that fits `action` (or the hint of an action without a value). */
@@ -55,7 +52,7 @@ function showValueField(action: ActionChoice) {
   }
   hint.hide();
   const input = valueField();
-  const keeps = fits(field, input.typedInput('value'), input.typedInput('type'));
+  const keeps = field.types.some((offered) => offered === input.typedInput('type'));
   const value = keeps ? input.typedInput('value') : field.initial.value;
   const type = keeps ? input.typedInput('type') : field.initial.type;
   input.typedInput('types', typedInputTypes(field));

@@ -6,7 +6,8 @@ import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
 import { clockTime } from '../plain/status';
 import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
-import { isActionChoice, MESSAGE_ACTION, readConfiguredValue, TYPE, VALUE_FIELDS } from './definition';
+import { configuredValue } from './configured-value';
+import { isActionChoice, MESSAGE_ACTION, TYPE, VALUE_FIELDS } from './definition';
 
 interface ControlDef extends NodeDef {
   device?: string;
@@ -31,8 +32,10 @@ export = (RED: NodeAPI) => {
     const configured = isActionChoice(def.action) ? def.action : undefined;
     if (configured === undefined) this.warn(t('errors.action', { action: String(def.action) }));
     const takesValue = configured !== undefined && VALUE_FIELDS[configured] !== undefined;
-    const configuredValue = takesValue ? readConfiguredValue(def.value, def.valueType) : undefined;
-    if (configuredValue?.ok === false) this.warn(t('errors.value', { reason: configuredValue.reason }));
+    const value = takesValue
+      ? configuredValue(RED, this, String(def.value ?? ''), def.valueType ?? 'str')
+      : undefined;
+    if (value?.problem !== undefined) this.warn(t('errors.value', { reason: value.problem }));
 
     const device = useDevice(RED, this, def.device, t('status.noDevice'));
     if (device && configured !== undefined) {
@@ -47,19 +50,13 @@ export = (RED: NodeAPI) => {
       );
     }
 
-    /** The action and value one message asks for: the node's, or with "set by msg" the message's. */
-    function requested(msg: ControlMessage): { action: unknown; value: unknown } {
-      if (configured === undefined) throw invalidInput(t('errors.action', { action: String(def.action) }));
-      if (configured === MESSAGE_ACTION) return { action: msg.action, value: msg.payload };
-      if (configuredValue?.ok === false) throw invalidInput(configuredValue.reason);
-      return { action: configured, value: configuredValue?.value };
-    }
-
     answerEachInput(this, {
       start: (msg: ControlMessage) => {
         if (!device) throw noDeviceError();
-        const { action, value } = requested(msg);
-        return device.connection().control(action, value);
+        if (configured === undefined) throw invalidInput(t('errors.action', { action: String(def.action) }));
+        if (configured === MESSAGE_ACTION) return device.connection().control(msg.action, msg.payload);
+        if (value === undefined) return device.connection().control(configured, undefined);
+        return value.read(msg).then((read) => device.connection().control(configured, read));
       },
       answer: (msg, result) => {
         msg.payload = result.payload;
