@@ -1,6 +1,7 @@
 /**
- * The device control node's dialog in a real Node-RED and Chromium (issue 19 item 8): the action list from
- * src/control, the value field that fits each action, and the confirmation before calibrate is chosen.
+ * The device control node's dialog in a real Node-RED and Chromium: the action list from src/control, the
+ * typed value field that fits each action (the action's words as types of their own, then msg, flow,
+ * global and env), and the confirmation before calibrate is chosen.
  */
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
@@ -8,6 +9,7 @@ import should from 'should';
 import {
   ACTION_CHOICES,
   type ActionChoice,
+  isWordType,
   VALUE_FIELDS,
 } from '../../src/nodes/conference-audio-control/definition';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
@@ -27,7 +29,11 @@ const TYPE = 'conference-audio-control';
 const TAB = 'control-tab';
 const CONTROL = 'control-node';
 
-function texts(): { actions: Record<ActionChoice, string>; confirm: { calibrate: string } } {
+function texts(): {
+  actions: Record<ActionChoice, string>;
+  types: Record<string, string>;
+  confirm: { calibrate: string };
+} {
   return JSON.parse(fs.readFileSync(catalogueFile(TYPE, 'en-US'), 'utf8'))[TYPE];
 }
 
@@ -64,7 +70,8 @@ function flows(port: number): unknown[] {
 interface ValueShown {
   visible: boolean;
   types: string[];
-  words: string[] | null;
+  /** The label of each type in the type menu. */
+  labels: Record<string, string>;
   type: string;
   value: string;
 }
@@ -96,13 +103,12 @@ describe('the device control dialog (real Node-RED and Chromium)', function () {
     return page().evaluate(() => {
       const input = $('#node-input-value');
       const widget = input.typedInput('instance' as 'type') as unknown as {
-        typeList: Array<{ value: string; options?: string[] }>;
+        typeList: Array<{ value: string; label?: string }>;
       };
-      const words = widget.typeList.find((type) => type.value === 'str')?.options ?? null;
       return {
         visible: $('#conference-audio-control-value-row').is(':visible'),
         types: widget.typeList.map((type) => type.value),
-        words,
+        labels: Object.fromEntries(widget.typeList.map((type) => [type.value, type.label ?? ''])),
         type: input.typedInput('type'),
         value: input.typedInput('value'),
       };
@@ -119,19 +125,16 @@ describe('the device control dialog (real Node-RED and Chromium)', function () {
 
   for (const action of ACTION_CHOICES.filter((choice) => choice !== 'calibrate')) {
     const field = VALUE_FIELDS[action];
-    const shows =
-      field === undefined
-        ? 'hides the value'
-        : `offers ${field.types.join(', ')}${field.words ? ` (${field.words.join(', ')})` : ''}`;
+    const shows = field === undefined ? 'hides the value' : `offers ${field.types.join(', ')}`;
     it(`${action}: ${shows}`, async () => {
       await page().locator('#node-input-action').selectOption(action);
       const shown = await valueShown();
       should(shown.visible).equal(field !== undefined);
       if (field === undefined) return;
       should(shown.types).eql([...field.types]);
-      should(shown.words).eql(field.words === undefined ? null : [...field.words]);
       should(field.types).containEql(shown.type);
-      if (shown.type === 'str' && field.words !== undefined) should(field.words).containEql(shown.value);
+      for (const word of field.types.filter(isWordType))
+        should(shown.labels[word]).equal(texts().types[word]);
     });
   }
 
@@ -157,10 +160,10 @@ describe('the device control dialog (real Node-RED and Chromium)', function () {
     should((await valueShown()).visible).be.false();
   });
 
-  it('saves the action with the value and type of its field', async () => {
+  it("saves the action with one of its words as the value's type", async () => {
     const p = page();
     await p.locator('#node-input-action').selectOption('soundLocationAlgorithm');
-    await p.evaluate(() => $('#node-input-value').typedInput('value', 'TDOA'));
+    await p.evaluate(() => $('#node-input-value').typedInput('type', 'TDOA'));
     await p.locator('#node-dialog-ok').click();
     const saved = await p.evaluate((id) => {
       const red = (window as unknown as { RED: { nodes: { node(id: string): Record<string, unknown> } } })
@@ -168,7 +171,7 @@ describe('the device control dialog (real Node-RED and Chromium)', function () {
       const node = red.nodes.node(id);
       return { action: node.action, value: node.value, valueType: node.valueType, valid: node.valid };
     }, CONTROL);
-    should(saved).eql({ action: 'soundLocationAlgorithm', value: 'TDOA', valueType: 'str', valid: true });
+    should(saved).eql({ action: 'soundLocationAlgorithm', value: '', valueType: 'TDOA', valid: true });
   });
 
   it('leaves no error in the editor', () => {
