@@ -4,7 +4,8 @@
 // src/nodes/template-rows/, locales/<lang>.json, help/<lang>.html); package.json's `node-red.nodes`
 // names the runtime file Node-RED loads, and beside it this script puts what Node-RED looks for next to
 // a node file: the editor HTML of the same name, locales/<lang>/<name>.json and .html, and icons/
-// (Node-RED 4.1 serves no package-root icons/ for nodes in a subfolder).
+// (Node-RED 4.1 serves no package-root icons/ for nodes in a subfolder). In the editor HTML, each
+// `PALETTE.<fact>` of an editor.ts becomes the literal its definition.ts's PALETTE holds.
 'use strict';
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
