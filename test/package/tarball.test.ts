@@ -19,15 +19,22 @@ const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 };
 const nodeFiles = Object.entries(packageJson['node-red'].nodes);
 
-function packedFiles(): Set<string> {
+interface PackReport {
+  size: number;
+  unpackedSize: number;
+  files: Array<{ path: string }>;
+}
+
+function packReport(): PackReport {
   const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     cwd: root,
     encoding: 'utf8',
     env: plainEnvironment(),
     stdio: ['ignore', 'pipe', 'ignore'],
   });
-  const [report] = JSON.parse(output) as Array<{ files: Array<{ path: string }> }>;
-  return new Set(report.files.map((file) => file.path));
+  const [report] = JSON.parse(output) as PackReport[];
+  if (report === undefined) throw new Error('npm pack --dry-run --json reported nothing');
+  return report;
 }
 
 /** Icon file names the editor registration of each node asks for (`icon: 'x.svg'`). */
@@ -38,12 +45,14 @@ function iconsNamedInHtml(htmlFile: string): string[] {
 
 describe('the npm package contents', () => {
   let files: Set<string>;
+  let report: PackReport;
 
   before(() => {
     if (!existsSync(join(root, 'dist', 'nodes'))) {
       throw new Error('dist/nodes is missing: run `npm run build` before this test');
     }
-    files = packedFiles();
+    report = packReport();
+    files = new Set(report.files.map((file) => file.path));
   });
 
   function shouldShip(path: string) {
@@ -134,5 +143,27 @@ describe('the npm package contents', () => {
       const { sources } = JSON.parse(readFileSync(join(root, map), 'utf8')) as { sources: string[] };
       for (const source of sources) shouldShip(posix.normalize(posix.join(posix.dirname(map), source)));
     }
+  });
+
+  it('ships only what a user needs: the built package, the examples, the documents and the git-install build', () => {
+    const needed =
+      /^(dist\/|examples\/[^/]+\.json$|(README|CHANGELOG)\.md$|LICENSE$|package\.json$|scripts\/build\.js$)/;
+    should([...files].filter((path) => !needed.test(path))).eql([]);
+  });
+
+  it('leaves out the type declarations of the node runtimes, which nothing imports', () => {
+    should([...files].filter((path) => path.startsWith('dist/nodes/') && path.endsWith('.d.ts'))).eql([]);
+    shouldShip('dist/index.d.ts');
+  });
+
+  it('states its packed size in the README, within a tenth', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const stated = /about (\d+) kB packed/.exec(readme)?.[1];
+    should.exist(stated, 'the README does not say "about <n> kB packed"');
+    const packedKb = report.size / 1000;
+    should(Math.abs(Number(stated) - packedKb) / packedKb).be.below(
+      0.1,
+      `the README says ${stated} kB, npm pack makes ${packedKb.toFixed(1)} kB`,
+    );
   });
 });

@@ -3,11 +3,12 @@
  * failing case runs the script on a temporary copy of the package with one
  * thing broken, and expects exit code 1 and that check reported as FAIL.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import should from 'should';
+import { plainEnvironment } from '../../scripts/plain-environment';
 
 const root = join(__dirname, '..', '..');
 const script = join(root, 'scripts', 'validate.js');
@@ -176,5 +177,23 @@ describe('npm run validate (flow library scorecard)', () => {
     const { status, output } = validate(copy);
     should(status).equal(1);
     should(failLines(output).join('\n')).match(/conference-audio-events: .*color is not a literal/);
+  });
+
+  it('passes on the package as npm pack lays it out, which is what the flow library reads', () => {
+    const packed = mkdtempSync(join(tmpdir(), 'validate-packed-'));
+    try {
+      const output = execFileSync(
+        'npm',
+        ['pack', '--json', '--ignore-scripts', '--pack-destination', packed],
+        { cwd: root, encoding: 'utf8', env: plainEnvironment(), stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      const [report] = JSON.parse(output) as Array<{ filename: string }>;
+      execFileSync('tar', ['-xzf', join(packed, report?.filename ?? ''), '-C', packed]);
+      const { status, output: checks } = validate(join(packed, 'package'));
+      should(failLines(checks)).eql([]);
+      should(status).equal(0);
+    } finally {
+      rmSync(packed, { recursive: true, force: true });
+    }
   });
 });

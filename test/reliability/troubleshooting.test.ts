@@ -1,5 +1,5 @@
 /**
- * The README's troubleshooting section against the code: every error code the package can raise has a row
+ * The troubleshooting page (docs/troubleshooting.md) against the code: every error code the package can raise has a row
  * that says what the user sees and does, no row names a code that does not exist, and the statuses it
  * lists are the ones the nodes show.
  */
@@ -12,18 +12,19 @@ import { catalogueFile } from '../support/node-types';
 
 const root = path.join(__dirname, '..', '..');
 
-function troubleshootingSection(): string {
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-  const start = readme.indexOf('\n## Troubleshooting\n');
-  if (start < 0) throw new Error('README.md has no "## Troubleshooting" section');
-  const end = readme.indexOf('\n## ', start + 1);
-  return readme.slice(start, end < 0 ? undefined : end);
+/** One `## <heading>` section of the troubleshooting page, its heading line first. */
+function troubleshootingSection(heading: string): string {
+  const page = readFileSync(path.join(root, 'docs', 'troubleshooting.md'), 'utf8');
+  const start = page.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`docs/troubleshooting.md has no "## ${heading}" section`);
+  const end = page.indexOf('\n## ', start + 1);
+  return page.slice(start, end < 0 ? undefined : end);
 }
 
 /** The table's rows by code: `| \`CODE\` | status | what to do |`. */
 function rowsByCode(): Map<string, string[]> {
   const rows = new Map<string, string[]>();
-  for (const line of troubleshootingSection().split('\n')) {
+  for (const line of troubleshootingSection('Error codes').split('\n')) {
     const match = /^\| `([A-Z_]+)` \|(.*)\|\s*$/.exec(line);
     if (match?.[1] === undefined || match[2] === undefined) continue;
     rows.set(
@@ -47,14 +48,14 @@ function statusTexts(): Set<string> {
   return texts;
 }
 
-describe('README: troubleshooting', () => {
+describe('docs/troubleshooting.md', () => {
   /** What a node reports for a failure that is not a DeviceError. */
   const fallbackCode = errorCode(new Error('unexpected'));
 
   for (const code of [...ERROR_CODES, fallbackCode]) {
     it(`says what ${code} looks like and what to do about it`, () => {
       const row = rowsByCode().get(code);
-      should.exist(row, `no row for ${code} in the README's troubleshooting table`);
+      should.exist(row, `no row for ${code} in the table of docs/troubleshooting.md`);
       const [status = '', action = ''] = row ?? [];
       should(status.length).be.above(0, `the status cell of ${code} is empty`);
       should(action.length).be.above(40, `the advice for ${code} is missing or too short`);
@@ -67,7 +68,7 @@ describe('README: troubleshooting', () => {
   });
 
   it('lists the statuses the nodes show, in their words', () => {
-    const intro = troubleshootingSection().split('\n\n')[1] ?? '';
+    const intro = troubleshootingSection('Statuses').split('\n\n')[1] ?? '';
     const listed = [...intro.matchAll(/\*([a-z][a-z\s]+)\*/g)].map((match) => match[1]?.replace(/\s+/g, ' '));
     should(listed).containEql('invalid configuration');
     const known = statusTexts();
