@@ -20,6 +20,8 @@ import { followFeeds, type StateFeeds } from './state-feeds';
 import { StateFollowers, type StateSubscriber } from './state-followers';
 import { ResyncSchedule } from './state-resync';
 import { audioIntervalMs, type DeviceStateOptions, READ_GAP_MS, RESYNC_INTERVAL_MS } from './state-settings';
+import { StateValues } from './state-values';
+import { OnceSaid } from './state-warnings';
 
 export type { StateFeeds } from './state-feeds';
 export type { StateListener, StateSubscriber } from './state-followers';
@@ -29,9 +31,9 @@ export type { StateListener, StateSubscriber } from './state-followers';
  * come, kept current from the shared change stream, audio polled (and read at once when the data stream
  * shows the microphone muted or live again), read again after a reconnect of that stream and at least
  * once a minute. Only the union of what the followers need is read and kept (a thousand active zones need
- * the switching group alone); a group nobody needs any more is dropped. It
- * runs only while someone follows it; stopped, it offers nothing cached, so the control runner reads what
- * it needs. A resource the device refuses (404, 409) is not asked for again by this connection.
+ * the switching group alone); a group nobody needs any more is dropped. It runs only while someone follows
+ * it; stopped, it offers nothing cached, so the control runner reads what it needs. A resource the device
+ * refuses (404, 409) is not asked for again by this connection, by the state or by the runner.
  */
 export class DeviceState implements ControlStateCache {
   /** How long a polled audio reading counts as current: the control runner's `toggleFreshMs`. */
@@ -40,15 +42,12 @@ export class DeviceState implements ControlStateCache {
   readonly #feeds: StateFeeds;
   readonly #resyncSchedule: ResyncSchedule;
   readonly #followers = new StateFollowers();
-  readonly #groups = new Map<StateGroupName, CachedGroup>();
-  /**
-   * Counts each group's stores and drops: a read that saw it move while on its way may be older than what
-   * was stored meanwhile, or be of a group dropped (and perhaps followed again) since.
-   */
-  readonly #versions = new Map<StateGroupName, number>();
+  readonly #groups = new StateValues();
   /** Followed groups not read since they were followed; the state is complete when none is left. */
   readonly #unread = new Set<StateGroupName>();
-  readonly #refused = new Set<StateGroupName>();
+  /** Resources the device refused (404, 409), with its answer: not asked for again by this connection. */
+  readonly #refused = new Map<StateGroupName, unknown>();
+  readonly #warnings = new OnceSaid();
   readonly #reads: Readonly<Record<StateGroupName, CoalescedTask>>;
   readonly #audioPoll: AudioPoll;
   #stopFollowing: (() => void) | undefined;
@@ -86,12 +85,12 @@ export class DeviceState implements ControlStateCache {
 
   /** The followed groups (or those of `groups`) as they stand, in STATE_GROUPS order; refused ones absent. */
   current(groups?: ReadonlySet<StateGroupName>): StateGroups {
-    const state: StateGroups = {};
-    for (const group of STATE_GROUPS) {
-      const cached = groups === undefined || groups.has(group) ? this.#groups.get(group) : undefined;
-      if (cached !== undefined) state[group] = cached.value;
-    }
-    return state;
+    return this.#groups.current(groups);
+  }
+
+  /** The device's refusal of the group's resource, when it refused it: the control runner fails with it. */
+  refusal(group: StateGroupName): unknown {
+    return this.#refused.get(group);
   }
 
   get(group: StateGroupName): CachedGroup | undefined {
@@ -192,15 +191,10 @@ export class DeviceState implements ControlStateCache {
     this.#reads[group].cancel();
     this.#groups.delete(group);
     this.#unread.delete(group);
-    this.#bump(group);
   }
 
   #keeps(group: StateGroupName): boolean {
     return this.#running && this.#followers.follows(group) && !this.#refused.has(group);
-  }
-
-  #bump(group: StateGroupName): void {
-    this.#versions.set(group, (this.#versions.get(group) ?? 0) + 1);
   }
 
   #pollAudioWhileNeeded(): void {
@@ -235,38 +229,38 @@ export class DeviceState implements ControlStateCache {
   async #read(group: StateGroupName): Promise<void> {
     if (!this.#keeps(group)) return;
     const run = this.#run;
-    const version = this.#versions.get(group) ?? 0;
-    let body: unknown;
+    const version = this.#groups.version(group);
+    let value: GroupState;
     try {
-      body = (await this.#requester.request('GET', GROUP_RESOURCES[group])).body;
+      const { body } = await this.#requester.request('GET', GROUP_RESOURCES[group]);
+      // A body of the wrong shape (BAD_RESPONSE) is not kept: the group stays as last read.
+      value = groupFromBody(group, body, this.#groups.get(group)?.value);
     } catch (error) {
-      // The device's answer holds for the whole connection, whichever run asked.
-      if (refusesResource(error)) this.#refuse(group);
-      else if (run === this.#run && this.#followers.follows(group))
-        for (const subscriber of this.#followers.needing(group)) subscriber.onReadError?.(group, error);
+      // The device's refusal holds for the whole connection, whichever run asked.
+      if (refusesResource(error)) this.refuse(group, error);
+      else if (run === this.#run) this.#followers.readFailed(group, error);
       return;
     }
     if (run !== this.#run) return;
-    if ((this.#versions.get(group) ?? 0) !== version) {
+    if (this.#groups.version(group) !== version) {
       // Stored while this read was on its way (an event, the runner), or dropped: this value may be older
       // than what the state holds. A group never read yet is read again, so that its start ends on a read.
       if (this.#unread.has(group)) this.#reads[group].request();
       return;
     }
-    this.#store(group, groupFromBody(group, body, this.#groups.get(group)?.value), true);
+    this.#store(group, value, true);
   }
 
-  #refuse(group: StateGroupName): void {
-    this.#refused.add(group);
+  /** The device refused the group's resource (to this state or to the runner): it is not asked again. */
+  refuse(group: StateGroupName, error: unknown): void {
+    this.#refused.set(group, error);
     this.#groups.delete(group);
     this.#settle(group);
   }
 
   /** Stores a group; `read` when it came from a GET (not from an event, which may carry only a part). */
   #store(group: StateGroupName, value: GroupState, read: boolean): void {
-    const previous = this.#groups.get(group)?.value ?? null;
-    this.#groups.set(group, { value, readAt: Date.now() });
-    this.#bump(group);
+    const previous = this.#groups.set(group, value);
     const changed = changedFields(previous, value);
     if (changed.length > 0) {
       for (const subscriber of this.#followers.needing(group))
@@ -286,6 +280,9 @@ export class DeviceState implements ControlStateCache {
   #apply(name: string, data: unknown): void {
     if (!this.#running) return;
     const outcome = applyChangeEvent(name, data, this.current());
+    const { dropped } = outcome;
+    if (dropped !== undefined && this.#keeps(dropped.group))
+      this.#warnings.say(dropped.key, dropped.message, (said) => this.#followers.warn(dropped.group, said));
     for (const group of STATE_GROUPS) {
       const value = outcome.groups[group];
       if (value !== undefined && this.#keeps(group)) this.#store(group, value, false);
