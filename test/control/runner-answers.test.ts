@@ -53,13 +53,14 @@ describe('control/runner: what the device answers', () => {
     it('is BAD_RESPONSE for a field of the wrong type, before anything is written', async () => {
       harness.simulator.setFault({
         kind: 'wrong-shape',
-        body: { microphoneMute: 'yes' },
+        body: { microphoneMute: false, speakerVolume: '14' },
         path: AUDIO,
       });
       const error = await rejection(
-        runControlAction(harness.client(), 'microphoneMute', 'toggle', new MemoryStateCache()),
+        runControlAction(harness.client(), 'microphoneMute', true, new MemoryStateCache()),
       );
       should(error.code).equal('BAD_RESPONSE');
+      should(error.message).match(/speakerVolume is a string, not a number/);
       should(sent()).eql([`GET ${AUDIO}`]);
     });
   });
