@@ -8,6 +8,7 @@ import { AUDIO_FIELDS } from './audio-fields';
 import { invalidInput } from './errors';
 import { type FirmwareVersion, parseFirmwareVersion } from './firmware';
 import { type JsonObject, shown } from './json';
+import { type ProfileChoice, parseProfileChoice } from './profiles';
 import type { StateGroupName } from './state-groups';
 import { validateSwitchingDefaults } from './switching-defaults';
 import { firmwareProblem, validateAudioWrite } from './validate';
@@ -40,7 +41,7 @@ export type ControlCommand =
   | { readonly action: 'volume'; readonly value: VolumeDirection }
   | { readonly action: 'audio'; readonly value: JsonObject }
   | { readonly action: 'identify' | 'calibrate' }
-  | { readonly action: 'profile'; readonly value: string }
+  | { readonly action: 'profile'; readonly value: ProfileChoice }
   | { readonly action: 'cameraSwitcher'; readonly value: boolean }
   | { readonly action: 'switchingDefaults'; readonly value: JsonObject }
   | { readonly action: 'soundLocationAlgorithm'; readonly value: SoundLocationAlgorithm };
@@ -87,7 +88,7 @@ export const ACTION_VALUES: Readonly<Record<ControlActionName, string>> = {
   audio: 'an object of /api/v1/audio fields, such as {"speakerTrebleLevel": 60}',
   identify: 'nothing',
   calibrate: 'nothing',
-  profile: "a room profile's id or name",
+  profile: 'a room profile\'s name or id (a name first), or {"id": …} or {"name": …}',
   cameraSwitcher: 'true or false',
   switchingDefaults:
     'an object with any of defaultCameraInputPort, zonesTriggerWaitTime, switchToDefaultWaitTime',
@@ -169,9 +170,9 @@ function commandFor(
     case 'calibrate':
       return { action };
     case 'profile': {
-      const idOrName = typeof value === 'number' ? String(value) : word(value);
-      if (idOrName === undefined || idOrName === '') throw wrongValue(action, value);
-      return { action, value: idOrName };
+      const choice = parseProfileChoice(value);
+      if (choice === undefined) throw wrongValue(action, value);
+      return { action, value: choice };
     }
     case 'cameraSwitcher': {
       const enabled = asBoolean(value);

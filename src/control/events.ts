@@ -6,16 +6,37 @@
  */
 
 import { CHANGE_EVENTS } from '../api/protocol';
+import { groupShapeProblem, groupSizeProblem } from './group-shapes';
 import { isEmptyBody, isJsonObject, type JsonObject } from './json';
 import { withoutSecrets } from './secrets';
-import { GROUP_RESOURCES, type GroupState, type StateGroups, switchingFromLayout } from './state-groups';
+import {
+  GROUP_RESOURCES,
+  type GroupState,
+  STATE_GROUPS,
+  type StateGroupName,
+  type StateGroups,
+  switchingFromLayout,
+} from './state-groups';
+
+/** Something an event carried that was not kept: said once per `key`, however often it comes. */
+export interface DroppedPart {
+  readonly group: StateGroupName;
+  readonly key: string;
+  readonly message: string;
+}
 
 export interface EventOutcome {
   /** Groups the event itself gives the new value of (whole groups, ready to replace the old ones). */
   readonly groups: StateGroups;
   /** GET paths to read again, in order. */
   readonly reads: readonly string[];
+  readonly dropped?: DroppedPart;
 }
+
+/** The LEDs the device documents; a device may report others in its status, which are followed too. */
+export const LED_TYPES: readonly string[] = ['console', 'networkA', 'networkB'];
+/** How much of a name a device made up is quoted in a log line. */
+const MAX_QUOTED_NAME = 80;
 
 const NOTHING: EventOutcome = { groups: {}, reads: [] };
 
@@ -39,6 +60,18 @@ function ledEvent(data: JsonObject, current: StateGroups): EventOutcome {
   const { ledType, ...led } = data;
   if (typeof ledType !== 'string' || ledType === '') return reread(GROUP_RESOURCES.status);
   const leds = isJsonObject(current.status?.leds) ? current.status.leds : {};
+  // Each new name would be a new key kept and sent for ever: only the LEDs the device has are followed.
+  if (!LED_TYPES.includes(ledType) && !Object.hasOwn(leds, ledType)) {
+    const name = ledType.slice(0, MAX_QUOTED_NAME);
+    return {
+      ...NOTHING,
+      dropped: {
+        group: 'status',
+        key: `ledType ${name}`,
+        message: `The device announced an LED "${name}" that its status does not report: the event is ignored`,
+      },
+    };
+  }
   return statusWith(current, { leds: { ...leds, [ledType]: led } });
 }
 
@@ -60,6 +93,7 @@ function componentsEvent(data: JsonObject, current: StateGroups): EventOutcome {
 
 /** A zones or zone-input-maps event: a layout-shaped body updates what it carries; nothing else is known. */
 function zoneEvent(data: JsonObject, current: StateGroups): EventOutcome {
+  if (groupShapeProblem('switching', data) !== undefined) return reread(GROUP_RESOURCES.switching);
   const carried = switchingFromLayout(data);
   if (Object.keys(carried).length === 0) return NOTHING;
   return { groups: { switching: { ...current.switching, ...carried } }, reads: [] };
@@ -67,15 +101,35 @@ function zoneEvent(data: JsonObject, current: StateGroups): EventOutcome {
 
 /**
  * The outcome of one change event, given the groups as they stand. An event this package does not follow
- * (active-zone-control, room devices, settings) changes nothing.
+ * (active-zone-control, room devices, settings) changes nothing; one that would make a group too large
+ * to keep is dropped.
  */
 export function applyChangeEvent(name: string, data: unknown, current: StateGroups): EventOutcome {
+  const outcome = outcomeOf(name, data, current);
+  for (const group of STATE_GROUPS) {
+    const value = outcome.groups[group];
+    const problem = value === undefined ? undefined : groupSizeProblem(value);
+    if (problem === undefined) continue;
+    return {
+      ...NOTHING,
+      dropped: {
+        group,
+        key: `size ${group}`,
+        message: `A ${name.slice(0, MAX_QUOTED_NAME)} event would make the ${group} group too large (${problem}): the event is ignored`,
+      },
+    };
+  }
+  return outcome;
+}
+
+function outcomeOf(name: string, data: unknown, current: StateGroups): EventOutcome {
   if (name === CHANGE_EVENTS.calibrate) return calibrateEvent(data, current);
   // The network event has no defined body: it only says "read me again".
   if (name === CHANGE_EVENTS.networkConfiguration) return reread(GROUP_RESOURCES.network);
   // A profile switch comes as a layout event, even an unchanged one: the profiles are read every time.
   if (name === CHANGE_EVENTS.layout) {
-    if (isEmptyBody(data)) return reread(GROUP_RESOURCES.switching, GROUP_RESOURCES.profiles);
+    if (isEmptyBody(data) || groupShapeProblem('switching', data) !== undefined)
+      return reread(GROUP_RESOURCES.switching, GROUP_RESOURCES.profiles);
     return { groups: { switching: switchingFromLayout(data) }, reads: [GROUP_RESOURCES.profiles] };
   }
   // These two carry the whole resource, as its GET does.
@@ -86,7 +140,8 @@ export function applyChangeEvent(name: string, data: unknown, current: StateGrou
         ? 'cameraSwitcher'
         : undefined;
   if (wholeGroup !== undefined) {
-    if (!isJsonObject(data) || isEmptyBody(data)) return reread(GROUP_RESOURCES[wholeGroup]);
+    if (isEmptyBody(data) || groupShapeProblem(wholeGroup, data) !== undefined)
+      return reread(GROUP_RESOURCES[wholeGroup]);
     return { groups: { [wholeGroup]: withoutSecrets(data) }, reads: [] };
   }
   const isStatusEvent =

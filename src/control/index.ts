@@ -29,8 +29,9 @@ export {
 } from './audio-fields';
 export { changedFields } from './changes';
 export { controlError } from './errors';
-export { applyChangeEvent, type EventOutcome } from './events';
+export { applyChangeEvent, type DroppedPart, type EventOutcome, LED_TYPES } from './events';
 export { compareFirmware, type FirmwareVersion, formatFirmware, parseFirmwareVersion } from './firmware';
+export { groupShapeProblem, groupSizeProblem, MAX_GROUP_BYTES, MAX_GROUP_KEYS } from './group-shapes';
 export { activeProfile, findProfile, profileNotFound, type RoomProfile, readProfiles } from './profiles';
 export { classifyRefusal, type RefusalContext, refusesResource } from './refusals';
 export { type ControlResult, type ControlRunOptions, runControlAction } from './runner';

@@ -79,3 +79,17 @@ export function refusesResource(error: unknown): boolean {
     (error.statusCode === 404 || error.statusCode === 409)
   );
 }
+
+/**
+ * The error an action fails with, without asking, when the device refused a resource it needs before:
+ * the same code, and word that it was not asked again.
+ */
+export function refusedAgain(refusal: unknown): DeviceError {
+  if (!(refusal instanceof DeviceError))
+    return controlError('HTTP_ERROR', 'The device refused this resource');
+  return controlError(
+    refusal.code,
+    `${refusal.message} (the device refused it before: it is not asked again until a redeploy)`,
+    httpDetails(refusal),
+  );
+}

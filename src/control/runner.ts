@@ -14,9 +14,16 @@ import {
   TOGGLE,
   VOLUME_STEPS,
 } from './actions';
+import { writeApplied } from './applied';
 import { controlError } from './errors';
-import { findProfile, profileNotFound } from './profiles';
-import { classifyRefusal } from './refusals';
+import {
+  type PickedProfile,
+  type ProfileChoice,
+  pickProfile,
+  profileNotFound,
+  readProfiles,
+} from './profiles';
+import { classifyRefusal, refusedAgain, refusesResource } from './refusals';
 import type { ControlStateCache } from './state-cache';
 import { GROUP_RESOURCES, type GroupState, groupFromBody, type StateGroupName } from './state-groups';
 import { mergeSwitchingDefaults, SWITCHING_DEFAULTS_KEY } from './switching-defaults';
@@ -37,6 +44,22 @@ export interface ControlResult {
   readonly payload: GroupState;
   /** The group before the write, as cached or read first; absent for identify and calibrate. */
   readonly previous?: GroupState;
+  /**
+   * Whether the state read back shows the write: false when the device accepted it but reads back
+   * otherwise. Absent where nothing can be compared: a volume step (at either end it changes nothing),
+   * identify and calibrate.
+   */
+  readonly applied?: boolean;
+  /** For a profile switch: the profile chosen, and whether the value matched its name or its id. */
+  readonly profile?: { readonly id: string; readonly name: string; readonly matchedBy: 'id' | 'name' };
+}
+
+/** What a write did: the group before it, and what the read-back should show. */
+interface Performed {
+  readonly previous: GroupState;
+  /** The fields written, as the group read back should hold them. */
+  readonly written?: GroupState;
+  readonly picked?: PickedProfile;
 }
 
 class ActionRun {
@@ -47,7 +70,16 @@ class ActionRun {
   ) {}
 
   async read(group: StateGroupName): Promise<GroupState> {
-    const response = await this.requester.request('GET', GROUP_RESOURCES[group]);
+    // A resource the device refused once is not asked for again: the action fails as it did.
+    const refusal = this.cache.refusal?.(group);
+    if (refusal !== undefined) throw refusedAgain(refusal);
+    let response: Awaited<ReturnType<DeviceRequester['request']>>;
+    try {
+      response = await this.requester.request('GET', GROUP_RESOURCES[group]);
+    } catch (error) {
+      if (refusesResource(error)) this.cache.refuse?.(group, error);
+      throw error;
+    }
     const value = groupFromBody(group, response.body, this.cache.get(group)?.value);
     this.cache.set(group, value);
     return value;
@@ -77,19 +109,31 @@ function isFresh(cache: ControlStateCache, group: StateGroupName, options: Contr
   return cached !== undefined && freshFor > 0 && (options.now ?? Date.now)() - cached.readAt <= freshFor;
 }
 
-/** The id of the profile an id or a name picks: from the cached list, else from a fresh one. */
-async function profileId(run: ActionRun, idOrName: string): Promise<{ id: string; previous: GroupState }> {
-  const cached = run.cache.get('profiles')?.value;
-  const found = cached === undefined ? undefined : findProfile(cached, idOrName);
-  if (found !== undefined && cached !== undefined) return { id: found.profileId, previous: cached };
-  const listed = await run.read('profiles');
-  const profile = findProfile(listed, idOrName);
-  if (profile === undefined) throw profileNotFound(idOrName, listed);
-  return { id: profile.profileId, previous: listed };
+/** A pick from a list that may be stale: what it cannot pick alone (absent, or a shared name) is undefined. */
+function pickFromCache(cached: GroupState | undefined, choice: ProfileChoice): PickedProfile | undefined {
+  try {
+    return cached === undefined ? undefined : pickProfile(cached, choice);
+  } catch {
+    return undefined;
+  }
 }
 
-/** The write of one command and the group it changes; returns the group before the write. */
-async function perform(run: ActionRun, options: ControlRunOptions): Promise<GroupState | undefined> {
+/** The profile a choice picks: from the cached list, else from a fresh one (which decides a shared name). */
+async function profileFor(
+  run: ActionRun,
+  choice: ProfileChoice,
+): Promise<Performed & { picked: PickedProfile }> {
+  const cached = run.cache.get('profiles')?.value;
+  const found = pickFromCache(cached, choice);
+  if (found !== undefined && cached !== undefined) return { picked: found, previous: cached };
+  const listed = await run.read('profiles');
+  const picked = pickProfile(listed, choice);
+  if (picked === undefined) throw profileNotFound(choice, listed);
+  return { picked, previous: listed };
+}
+
+/** The write of one command; returns the group before it and what the read-back should show. */
+async function perform(run: ActionRun, options: ControlRunOptions): Promise<Performed | undefined> {
   const { command } = run;
   switch (command.action) {
     case 'microphoneMute':
@@ -107,18 +151,19 @@ async function perform(run: ActionRun, options: ControlRunOptions): Promise<Grou
         }
         value = !current;
       }
-      await run.write('PATCH', DEVICE_PATHS.audio, { [command.action]: value });
-      return previous;
+      const written = { [command.action]: value };
+      await run.write('PATCH', DEVICE_PATHS.audio, written);
+      return { previous, written };
     }
     case 'volume': {
       const previous = await run.cachedOrRead('audio');
       await run.write('PUT', DEVICE_PATHS.volumeChange, { operation: VOLUME_STEPS[command.value] });
-      return previous;
+      return { previous };
     }
     case 'audio': {
       const previous = await run.cachedOrRead('audio');
       await run.write('PATCH', DEVICE_PATHS.audio, command.value);
-      return previous;
+      return { previous, written: command.value };
     }
     case 'identify':
       await run.write('POST', DEVICE_PATHS.identify);
@@ -127,25 +172,28 @@ async function perform(run: ActionRun, options: ControlRunOptions): Promise<Grou
       await run.write('POST', DEVICE_PATHS.calibrate);
       return undefined;
     case 'profile': {
-      const { id, previous } = await profileId(run, command.value);
-      await run.write('POST', profileActivePath(id));
-      return previous;
+      const performed = await profileFor(run, command.value);
+      await run.write('POST', profileActivePath(performed.picked.profile.profileId));
+      return performed;
     }
     case 'cameraSwitcher': {
       const previous = await run.cachedOrRead('cameraSwitcher');
-      await run.write('PATCH', DEVICE_PATHS.cameraSwitcher, { enabled: command.value });
-      return previous;
+      const written = { enabled: command.value };
+      await run.write('PATCH', DEVICE_PATHS.cameraSwitcher, written);
+      return { previous, written };
     }
     case 'switchingDefaults': {
       const previous = await run.cachedOrRead('switching');
       const complete = mergeSwitchingDefaults(command.value, previous[SWITCHING_DEFAULTS_KEY]);
-      await run.write('PATCH', DEVICE_PATHS.layout, { [SWITCHING_DEFAULTS_KEY]: complete });
-      return previous;
+      const written = { [SWITCHING_DEFAULTS_KEY]: complete };
+      await run.write('PATCH', DEVICE_PATHS.layout, written);
+      return { previous, written };
     }
     case 'soundLocationAlgorithm': {
       const previous = await run.cachedOrRead('switching');
-      await run.write('PATCH', DEVICE_PATHS.layout, { soundLocationAlgorithm: command.value });
-      return previous;
+      const written = { soundLocationAlgorithm: command.value };
+      await run.write('PATCH', DEVICE_PATHS.layout, written);
+      return { previous, written };
     }
   }
 }
@@ -165,10 +213,23 @@ export async function runControlAction(
   const firmware = cache.get('hardware')?.value.firmwareVersion;
   const command = parseControlAction(action, value, typeof firmware === 'string' ? firmware : undefined);
   const run = new ActionRun(requester, cache, command);
-  const previous = await perform(run, options);
+  const performed = await perform(run, options);
   const group = ACTION_GROUPS[command.action];
-  if (group === undefined || previous === undefined) return { action: command.action, payload: {} };
+  if (group === undefined || performed === undefined) return { action: command.action, payload: {} };
   const payload = await run.read(group);
   if (command.action === 'profile') await run.read('switching');
-  return { action: command.action, payload, previous };
+  const { previous, written, picked } = performed;
+  if (picked !== undefined) {
+    const { profile, matchedBy } = picked;
+    const active = readProfiles(payload).find((listed) => listed.active)?.profileId;
+    return {
+      action: command.action,
+      payload,
+      previous,
+      applied: active === profile.profileId,
+      profile: { id: profile.profileId, name: profile.name, matchedBy },
+    };
+  }
+  const applied = written === undefined ? {} : { applied: writeApplied(written, payload) };
+  return { action: command.action, payload, previous, ...applied };
 }

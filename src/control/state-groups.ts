@@ -4,6 +4,8 @@
  */
 
 import { DEVICE_PATHS } from '../api/protocol';
+import { controlError } from './errors';
+import { groupShapeProblem, groupSizeProblem } from './group-shapes';
 import { isJsonObject, type JsonObject } from './json';
 import { withoutSecrets } from './secrets';
 import { SWITCHING_DEFAULTS_KEY } from './switching-defaults';
@@ -89,9 +91,17 @@ export function statusFromBody(body: unknown, previous: GroupState | undefined):
 
 /**
  * The group a GET of its resource answered with. `previous` is the group as it stood, for what the body
- * does not carry (`calibrating`).
+ * does not carry (`calibrating`). Throws BAD_RESPONSE for a body of the wrong shape or size: nothing of
+ * it is kept, so the group stays as last read.
  */
 export function groupFromBody(group: StateGroupName, body: unknown, previous?: GroupState): GroupState {
+  const problem = groupShapeProblem(group, body) ?? groupSizeProblem(body);
+  if (problem !== undefined) {
+    throw controlError(
+      'BAD_RESPONSE',
+      `The device's answer to GET ${GROUP_RESOURCES[group]} is not a valid ${group} reading: ${problem}`,
+    );
+  }
   if (group === 'switching') return switchingFromLayout(body);
   if (group === 'status') return statusFromBody(body, previous);
   return withoutSecrets(isJsonObject(body) ? body : {});

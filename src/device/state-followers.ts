@@ -25,6 +25,8 @@ export interface StateSubscriber {
   onComplete?(state: StateGroups): void;
   /** A read of a group it needs failed for another reason than the device refusing the resource. */
   onReadError?(group: StateGroupName, error: unknown): void;
+  /** The device sent something for a group it needs that was dropped (said once per kind of thing). */
+  onWarning?(group: StateGroupName, message: string): void;
   /**
    * The groups this follower needs kept current (default: every group). Each group costs reads: one at
    * start and at each resync, and for audio, which the device never announces, one every audio interval.
@@ -99,6 +101,16 @@ export class StateFollowers {
     this.#subscriptions.clear();
     this.#needs.clear();
     this.#waiting.clear();
+  }
+
+  /** Tells the followers that need `group` why a read of it failed. */
+  readFailed(group: StateGroupName, error: unknown): void {
+    for (const subscriber of this.needing(group)) subscriber.onReadError?.(group, error);
+  }
+
+  /** Tells the followers that need `group` of something the device sent for it that was dropped. */
+  warn(group: StateGroupName, message: string): void {
+    for (const subscriber of this.needing(group)) subscriber.onWarning?.(group, message);
   }
 
   /** The subscribers that need `group`. */

@@ -15,67 +15,45 @@ import {
   type StateGroups,
 } from '../control';
 import { CoalescedTask } from './coalesced-task';
+import { AudioPoll } from './state-audio-poll';
+import { followFeeds, type StateFeeds } from './state-feeds';
 import { StateFollowers, type StateSubscriber } from './state-followers';
-import {
-  audioIntervalMs,
-  type DeviceStateOptions,
-  READ_GAP_MS,
-  RESYNC_INTERVAL_MS,
-  RETURN_WAIT_MS,
-} from './state-settings';
-import type { StreamSubscriber } from './stream-hub';
-import { onStreamingAgain } from './stream-return';
+import { ResyncSchedule } from './state-resync';
+import { audioIntervalMs, type DeviceStateOptions, READ_GAP_MS, RESYNC_INTERVAL_MS } from './state-settings';
+import { StateValues } from './state-values';
+import { OnceSaid } from './state-warnings';
 
+export type { StateFeeds } from './state-feeds';
 export type { StateListener, StateSubscriber } from './state-followers';
 
-/** What the device state follows of the device's live streams. */
-export interface StateFeeds {
-  /** Joins the device's change stream; returns the function that leaves it. */
-  followChanges: (subscriber: StreamSubscriber) => () => void;
-  /**
-   * Hears the microphone muted or live again, as the data stream shows it while it is open for another
-   * node; returns the function that stops. The device never announces audio changes, but a mute from
-   * anywhere (its app, another controller) shows on that stream at once: the audio is read then.
-   */
-  watchMute?: (watcher: (muted: boolean) => void) => () => void;
-}
-
 /**
- * The state of one device, however many nodes follow it (issue 19 item 4): the groups its followers need,
- * read when they come, kept current from the shared change stream, audio polled (and read at once when
- * the data stream shows the microphone muted or live again), read again after a reconnect of that stream
- * and at least once a minute. Only the union of what the followers need is read and kept (issue 20 item 2: a
- * thousand active zones need the switching group alone); a group nobody needs any more is dropped. It
- * runs only while someone follows it; stopped, it offers nothing cached, so the control runner reads what
- * it needs. A resource the device refuses (404, 409) is not asked for again by this connection.
+ * The state of one device, however many nodes follow it: the groups its followers need, read when they
+ * come, kept current from the shared change stream, audio polled (and read at once when the data stream
+ * shows the microphone muted or live again), read again after a reconnect of that stream and at least
+ * once a minute. Only the union of what the followers need is read and kept (a thousand active zones need
+ * the switching group alone); a group nobody needs any more is dropped. It runs only while someone follows
+ * it; stopped, it offers nothing cached, so the control runner reads what it needs. A resource the device
+ * refuses (404, 409) is not asked for again by this connection, by the state or by the runner.
  */
 export class DeviceState implements ControlStateCache {
   /** How long a polled audio reading counts as current: the control runner's `toggleFreshMs`. */
   readonly audioIntervalMs: number;
   readonly #requester: DeviceRequester;
   readonly #feeds: StateFeeds;
-  readonly #resyncIntervalMs: number;
+  readonly #resyncSchedule: ResyncSchedule;
   readonly #followers = new StateFollowers();
-  readonly #groups = new Map<StateGroupName, CachedGroup>();
-  /**
-   * Counts each group's stores and drops: a read that saw it move while on its way may be older than what
-   * was stored meanwhile, or be of a group dropped (and perhaps followed again) since.
-   */
-  readonly #versions = new Map<StateGroupName, number>();
+  readonly #groups = new StateValues();
   /** Followed groups not read since they were followed; the state is complete when none is left. */
   readonly #unread = new Set<StateGroupName>();
-  readonly #refused = new Set<StateGroupName>();
+  /** Resources the device refused (404, 409), with its answer: not asked for again by this connection. */
+  readonly #refused = new Map<StateGroupName, unknown>();
+  readonly #warnings = new OnceSaid();
   readonly #reads: Readonly<Record<StateGroupName, CoalescedTask>>;
-  #resyncTimer: NodeJS.Timeout | undefined;
-  /** When the change stream last stopped streaming; undefined while it streams. */
-  #changesDownSince: number | undefined;
-  #audioTimer: NodeJS.Timeout | undefined;
+  readonly #audioPoll: AudioPoll;
   #stopFollowing: (() => void) | undefined;
-  #stopWatchingMute: (() => void) | undefined;
   /** Counts starts and stops: a read begun in an earlier run lands nowhere. */
   #run = 0;
   #running = false;
-  #resyncing = false;
   /** Until the change stream first opens (or fails to), reads wait for it, so no change falls between. */
   #readsHeld = true;
   #closed = false;
@@ -84,7 +62,10 @@ export class DeviceState implements ControlStateCache {
     this.#requester = requester;
     this.#feeds = feeds;
     this.audioIntervalMs = audioIntervalMs(options.audioIntervalSeconds);
-    this.#resyncIntervalMs = options.resyncIntervalMs ?? RESYNC_INTERVAL_MS;
+    this.#resyncSchedule = new ResyncSchedule(options.resyncIntervalMs ?? RESYNC_INTERVAL_MS, () =>
+      this.#resyncInTurn(),
+    );
+    this.#audioPoll = new AudioPoll(this.audioIntervalMs, () => this.#request('audio'));
     const reads: Partial<Record<StateGroupName, CoalescedTask>> = {};
     for (const group of STATE_GROUPS) reads[group] = new CoalescedTask(() => this.#read(group), READ_GAP_MS);
     this.#reads = reads as Record<StateGroupName, CoalescedTask>;
@@ -104,12 +85,12 @@ export class DeviceState implements ControlStateCache {
 
   /** The followed groups (or those of `groups`) as they stand, in STATE_GROUPS order; refused ones absent. */
   current(groups?: ReadonlySet<StateGroupName>): StateGroups {
-    const state: StateGroups = {};
-    for (const group of STATE_GROUPS) {
-      const cached = groups === undefined || groups.has(group) ? this.#groups.get(group) : undefined;
-      if (cached !== undefined) state[group] = cached.value;
-    }
-    return state;
+    return this.#groups.current(groups);
+  }
+
+  /** The device's refusal of the group's resource, when it refused it: the control runner fails with it. */
+  refusal(group: StateGroupName): unknown {
+    return this.#refused.get(group);
   }
 
   get(group: StateGroupName): CachedGroup | undefined {
@@ -176,9 +157,19 @@ export class DeviceState implements ControlStateCache {
     this.#run++;
     this.#running = true;
     this.#readsHeld = true;
-    this.#stopFollowing = this.#feeds.followChanges(this.#changeSubscriber());
-    this.#stopWatchingMute = this.#feeds.watchMute?.(() => this.#request('audio'));
-    this.#scheduleResync();
+    this.#stopFollowing = followFeeds(this.#feeds, {
+      apply: (name, data) => this.#apply(name, data),
+      resync: () => this.#resync(),
+      condition: (condition) => {
+        this.#resyncSchedule.changesStreaming(condition.state === 'streaming');
+        // A stream that fails to open does not hold the reads back; the resyncs go on without it.
+        this.#readsHeld = condition.state === 'connecting';
+        const down = condition.state !== 'streaming' && condition.state !== 'connecting';
+        if (down && !this.complete) this.#resync();
+      },
+      readAudio: () => this.#request('audio'),
+    });
+    this.#resyncSchedule.restart();
   }
 
   /** What was cached is no longer followed, so it is dropped: the next start reads again. */
@@ -188,13 +179,8 @@ export class DeviceState implements ControlStateCache {
     this.#running = false;
     this.#stopFollowing?.();
     this.#stopFollowing = undefined;
-    this.#stopWatchingMute?.();
-    this.#stopWatchingMute = undefined;
-    clearTimeout(this.#resyncTimer);
-    this.#resyncTimer = undefined;
-    this.#changesDownSince = undefined;
-    clearInterval(this.#audioTimer);
-    this.#audioTimer = undefined;
+    this.#resyncSchedule.stop();
+    this.#audioPoll.need(false);
     for (const read of Object.values(this.#reads)) read.cancel();
     this.#groups.clear();
     this.#unread.clear();
@@ -205,75 +191,34 @@ export class DeviceState implements ControlStateCache {
     this.#reads[group].cancel();
     this.#groups.delete(group);
     this.#unread.delete(group);
-    this.#bump(group);
   }
 
   #keeps(group: StateGroupName): boolean {
     return this.#running && this.#followers.follows(group) && !this.#refused.has(group);
   }
 
-  #bump(group: StateGroupName): void {
-    this.#versions.set(group, (this.#versions.get(group) ?? 0) + 1);
-  }
-
-  /** Polls the audio while a follower needs it and the interval is not 0 (0: read once, and after writes). */
   #pollAudioWhileNeeded(): void {
-    const needed = this.#running && this.audioIntervalMs > 0 && this.#followers.follows('audio');
-    if (needed && this.#audioTimer === undefined) {
-      this.#audioTimer = setInterval(() => this.#request('audio'), this.audioIntervalMs);
-    } else if (!needed && this.#audioTimer !== undefined) {
-      clearInterval(this.#audioTimer);
-      this.#audioTimer = undefined;
-    }
+    this.#audioPoll.need(this.#running && this.#followers.follows('audio'));
   }
 
   /** Reads every followed announced group again, and the audio while it was never read (then it is polled). */
   #resync(): void {
     // A full read is what the timed resync would do: it comes a whole interval after this one. Every few
     // minutes the change stream, silent, is reopened and everything read (bench/README.md, many-rooms).
-    if (this.#running) this.#scheduleResync();
+    if (this.#running) this.#resyncSchedule.restart();
     for (const group of this.#resyncGroups()) this.#request(group);
-  }
-
-  /** The timed resync, an interval from now (from the start, the last timed one, or the last full read). */
-  #scheduleResync(delayMs = this.#resyncIntervalMs): void {
-    clearTimeout(this.#resyncTimer);
-    this.#resyncTimer = setTimeout(() => {
-      // The change stream has just stopped (a silent one is reopened every 5 minutes, at the same moment
-      // as every fifth minute's resync): its return reads everything, and a read now would be read again
-      // a second later. Should it not come back soon, the resync reads after a short wait.
-      const downSince = this.#changesDownSince;
-      const waitMs = Math.min(RETURN_WAIT_MS, this.#resyncIntervalMs);
-      if (downSince !== undefined && Date.now() - downSince < waitMs) {
-        this.#scheduleResync(waitMs);
-        return;
-      }
-      this.#scheduleResync();
-      void this.#resyncInTurn();
-    }, delayMs);
   }
 
   #resyncGroups(): StateGroupName[] {
     return this.#unread.has('audio') ? [...RESYNC_GROUPS, 'audio'] : [...RESYNC_GROUPS];
   }
 
-  /**
-   * The minute's resync, one group after another: nothing waits for it, and in turn its reads go on the
-   * one request connection the device keeps open, not on a burst of new ones (a TLS handshake each, for
-   * the device too: three a minute per room of example 9 before). A resync still under way when the next
-   * is due lets that one go.
-   */
+  /** The timed resync's reads, one group after another on the one request connection; a stop ends them. */
   async #resyncInTurn(): Promise<void> {
-    if (this.#resyncing) return;
-    this.#resyncing = true;
     const run = this.#run;
-    try {
-      for (const group of this.#resyncGroups()) {
-        if (run !== this.#run) return;
-        if (this.#keeps(group)) await this.#reads[group].request();
-      }
-    } finally {
-      this.#resyncing = false;
+    for (const group of this.#resyncGroups()) {
+      if (run !== this.#run) return;
+      if (this.#keeps(group)) await this.#reads[group].request();
     }
   }
 
@@ -284,38 +229,38 @@ export class DeviceState implements ControlStateCache {
   async #read(group: StateGroupName): Promise<void> {
     if (!this.#keeps(group)) return;
     const run = this.#run;
-    const version = this.#versions.get(group) ?? 0;
-    let body: unknown;
+    const version = this.#groups.version(group);
+    let value: GroupState;
     try {
-      body = (await this.#requester.request('GET', GROUP_RESOURCES[group])).body;
+      const { body } = await this.#requester.request('GET', GROUP_RESOURCES[group]);
+      // A body of the wrong shape (BAD_RESPONSE) is not kept: the group stays as last read.
+      value = groupFromBody(group, body, this.#groups.get(group)?.value);
     } catch (error) {
-      // The device's answer holds for the whole connection, whichever run asked.
-      if (refusesResource(error)) this.#refuse(group);
-      else if (run === this.#run && this.#followers.follows(group))
-        for (const subscriber of this.#followers.needing(group)) subscriber.onReadError?.(group, error);
+      // The device's refusal holds for the whole connection, whichever run asked.
+      if (refusesResource(error)) this.refuse(group, error);
+      else if (run === this.#run) this.#followers.readFailed(group, error);
       return;
     }
     if (run !== this.#run) return;
-    if ((this.#versions.get(group) ?? 0) !== version) {
+    if (this.#groups.version(group) !== version) {
       // Stored while this read was on its way (an event, the runner), or dropped: this value may be older
       // than what the state holds. A group never read yet is read again, so that its start ends on a read.
       if (this.#unread.has(group)) this.#reads[group].request();
       return;
     }
-    this.#store(group, groupFromBody(group, body, this.#groups.get(group)?.value), true);
+    this.#store(group, value, true);
   }
 
-  #refuse(group: StateGroupName): void {
-    this.#refused.add(group);
+  /** The device refused the group's resource (to this state or to the runner): it is not asked again. */
+  refuse(group: StateGroupName, error: unknown): void {
+    this.#refused.set(group, error);
     this.#groups.delete(group);
     this.#settle(group);
   }
 
   /** Stores a group; `read` when it came from a GET (not from an event, which may carry only a part). */
   #store(group: StateGroupName, value: GroupState, read: boolean): void {
-    const previous = this.#groups.get(group)?.value ?? null;
-    this.#groups.set(group, { value, readAt: Date.now() });
-    this.#bump(group);
+    const previous = this.#groups.set(group, value);
     const changed = changedFields(previous, value);
     if (changed.length > 0) {
       for (const subscriber of this.#followers.needing(group))
@@ -335,6 +280,9 @@ export class DeviceState implements ControlStateCache {
   #apply(name: string, data: unknown): void {
     if (!this.#running) return;
     const outcome = applyChangeEvent(name, data, this.current());
+    const { dropped } = outcome;
+    if (dropped !== undefined && this.#keeps(dropped.group))
+      this.#warnings.say(dropped.key, dropped.message, (said) => this.#followers.warn(dropped.group, said));
     for (const group of STATE_GROUPS) {
       const value = outcome.groups[group];
       if (value !== undefined && this.#keeps(group)) this.#store(group, value, false);
@@ -343,27 +291,5 @@ export class DeviceState implements ControlStateCache {
       const group = groupOfResource(path);
       if (group !== undefined) this.#request(group);
     }
-  }
-
-  #changeSubscriber(): StreamSubscriber {
-    // Reads wait for the stream's first open, so the first open reads too.
-    const readWhenBack = onStreamingAgain(() => this.#resync());
-    return {
-      onEvent: (event) => this.#apply(event.event, event.data),
-      // An event too large to pass said something: read what it names, or everything when its name was lost.
-      onWarning: (_warning, _kind, { droppedEvent }) => {
-        if (droppedEvent === undefined) this.#resync();
-        else this.#apply(droppedEvent, undefined);
-      },
-      onCondition: (condition) => {
-        if (condition.state === 'streaming') this.#changesDownSince = undefined;
-        else this.#changesDownSince ??= Date.now();
-        // A stream that fails to open does not hold the reads back; the resyncs go on without it.
-        this.#readsHeld = condition.state === 'connecting';
-        readWhenBack(condition);
-        const down = condition.state !== 'streaming' && condition.state !== 'connecting';
-        if (down && !this.complete) this.#resync();
-      },
-    };
   }
 }

@@ -42,6 +42,50 @@ describe('control/events: what each change event does to the state', () => {
     });
   });
 
+  it('ignores an LED its status does not report, naming it for a warning', () => {
+    const outcome = applyChangeEvent(
+      'ledStateUpdated',
+      { colour: 'red', state: 'blinking', ledType: 'made-up-1' },
+      current,
+    );
+    should(outcome.groups).eql({});
+    should(outcome.reads).eql([]);
+    should(outcome.dropped).eql({
+      group: 'status',
+      key: 'ledType made-up-1',
+      message:
+        'The device announced an LED "made-up-1" that its status does not report: the event is ignored',
+    });
+  });
+
+  it('follows the documented LEDs, and any other its status reports', () => {
+    const withRing: StateGroups = {
+      status: { ...status, leds: { ...status.leds, ring: { colour: 'none' } } },
+    };
+    for (const ledType of ['networkB', 'ring']) {
+      const outcome = applyChangeEvent(
+        'ledStateUpdated',
+        { colour: 'red', state: 'solid', ledType },
+        withRing,
+      );
+      should(outcome.dropped).be.undefined();
+      should(outcome.groups.status?.leds).have.property(ledType, { colour: 'red', state: 'solid' });
+    }
+  });
+
+  it('drops an event that would make its group too large, naming the group for a warning', () => {
+    const huge = { enabled: true, cameraInputs: Array.from({ length: 1001 }, (_, port) => ({ port })) };
+    const outcome = applyChangeEvent('/api/v1/integrations/camera-switcher', huge, current);
+    should(outcome.groups).eql({});
+    should(outcome.dropped?.group).equal('cameraSwitcher');
+    should(outcome.dropped?.message).match(/too large \(it holds over 1000 keys\): the event is ignored/);
+  });
+
+  it('reads a group again for a whole-group event of the wrong shape', () => {
+    const outcome = applyChangeEvent('/api/v1/integrations/camera-switcher', { enabled: 'yes' }, current);
+    should(outcome).eql({ groups: {}, reads: ['/api/v1/integrations/camera-switcher'] });
+  });
+
   it('reads the USB status from {status}', () => {
     const outcome = applyChangeEvent('usbConnection', { status: 'disconnected' }, current);
     should(outcome.groups.status?.usb).eql({ status: 'disconnected' });

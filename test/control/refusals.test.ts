@@ -102,7 +102,7 @@ describe('control/refusals: what a device refusal means', () => {
   it('reads 409 "Unsupported device type" as UNSUPPORTED_MODEL', () => {
     const error = classified(
       answered(409, errors('Unsupported device type'), 'POST', '/api/v1/room/profiles/x/active'),
-      { action: 'profile', value: 'Workshop' },
+      { action: 'profile', value: { by: 'either', value: 'Workshop' } },
     );
     should(error.code).equal('UNSUPPORTED_MODEL');
     should(error.message).match(/profile/);
@@ -135,7 +135,7 @@ describe('control/refusals: what a device refusal means', () => {
     };
     const error = classified(
       answered(404, body, 'POST', '/api/v1/room/profiles/nope/active'),
-      { action: 'profile', value: 'nope' },
+      { action: 'profile', value: { by: 'either', value: 'nope' } },
       profiles,
     );
     should(error.code).equal('NOT_FOUND');

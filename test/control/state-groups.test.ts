@@ -4,10 +4,14 @@ import {
   GROUP_RESOURCES,
   groupFromBody,
   groupOfResource,
+  MAX_GROUP_BYTES,
+  MAX_GROUP_KEYS,
   STATE_GROUPS,
+  type StateGroupName,
   stateSummary,
   withoutSecrets,
 } from '../../src/control';
+import { thrown } from './helpers';
 
 const hardwareBody = {
   hardwareId: '3001234567890AB',
@@ -38,10 +42,17 @@ describe('control/state-groups: each group in the shape of its GET', () => {
       enrollmentCode: 'y',
     };
     should(JSON.stringify(withoutSecrets(nested))).not.match(/enrollmentCode|ADMIN-SECRET-42/);
+    // With what each group needs, so that every group takes it.
+    const body = {
+      ...hardwareBody,
+      cameraSwitcherDefaults: hardwareBody,
+      microphoneMute: false,
+      enabled: true,
+      profiles: [],
+      networkConfiguration: [],
+    };
     for (const group of STATE_GROUPS) {
-      should(
-        JSON.stringify(groupFromBody(group, { ...hardwareBody, cameraSwitcherDefaults: hardwareBody })),
-      ).not.match(/ADMIN-SECRET-42/);
+      should(JSON.stringify(groupFromBody(group, body))).not.match(/ADMIN-SECRET-42/);
     }
   });
 
@@ -71,8 +82,42 @@ describe('control/state-groups: each group in the shape of its GET', () => {
     });
   });
 
-  it('reads a body that is not an object as an empty group', () => {
-    should(groupFromBody('network', 'oops')).eql({});
+  it('refuses a body that is not an object as BAD_RESPONSE, for every group', () => {
+    for (const group of STATE_GROUPS) {
+      for (const body of [[1, 2, 3], 'oops', null, 42]) {
+        const error = thrown(() => groupFromBody(group, body));
+        should(error.code).equal('BAD_RESPONSE');
+        should(error.message).match(new RegExp(`not a valid ${group} reading`));
+      }
+    }
+  });
+
+  it('refuses a body without a field its group needs, or with one of the wrong type', () => {
+    const refusals: Array<[StateGroupName, unknown, RegExp]> = [
+      ['audio', { speakerVolume: 3 }, /no microphoneMute/],
+      ['audio', { microphoneMute: 'yes' }, /microphoneMute is a string, not a boolean/],
+      ['audio', { microphoneMute: false, speakerVolume: '14' }, /speakerVolume is a string, not a number/],
+      ['hardware', { firmwareVersion: 2 }, /firmwareVersion is a number/],
+      ['status', { leds: [] }, /leds is an array, not an object/],
+      ['switching', { cameraSwitcherDefaults: 'HDMI' }, /cameraSwitcherDefaults is a string/],
+      ['cameraSwitcher', { model: 'CAM230' }, /no enabled/],
+      ['profiles', { profiles: {} }, /profiles is an object, not an array/],
+      ['network', {}, /no networkConfiguration/],
+    ];
+    for (const [group, body, reason] of refusals) {
+      const error = thrown(() => groupFromBody(group, body));
+      should(error.code).equal('BAD_RESPONSE');
+      should(error.message).match(reason);
+    }
+  });
+
+  it('refuses a group over its size cap as BAD_RESPONSE', () => {
+    const leds = Object.fromEntries(
+      Array.from({ length: MAX_GROUP_KEYS }, (_, index) => [`led${index}`, { colour: 'red' }]),
+    );
+    should(thrown(() => groupFromBody('status', { leds })).message).match(/over 1000 keys/);
+    const long = { microphoneMute: false, note: 'x'.repeat(MAX_GROUP_BYTES) };
+    should(thrown(() => groupFromBody('audio', long)).message).match(/bytes, over 65536/);
   });
 });
 

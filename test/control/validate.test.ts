@@ -177,7 +177,10 @@ describe('control/actions: an action and its value become a checked command', ()
   });
 
   it('takes a profile id or name, refusing an empty one', () => {
-    should(parseControlAction('profile', ' Workshop ')).eql({ action: 'profile', value: 'Workshop' });
+    should(parseControlAction('profile', ' Workshop ')).eql({
+      action: 'profile',
+      value: { by: 'either', value: 'Workshop' },
+    });
     should(thrown(() => parseControlAction('profile', '')).code).equal('INVALID_INPUT');
   });
 

@@ -50,6 +50,9 @@ export = (RED: NodeAPI) => {
       );
     }
 
+    /** A write the device does not show is said once per action, not at every message. */
+    const saidNotApplied = new Set<string>();
+
     answerEachInput(this, {
       start: (msg: ControlMessage) => {
         if (!device) throw noDeviceError();
@@ -63,6 +66,14 @@ export = (RED: NodeAPI) => {
         if (result.previous === undefined) delete msg.previous;
         else msg.previous = result.previous;
         msg.action = result.action;
+        if (result.applied === undefined) delete msg.applied;
+        else msg.applied = result.applied;
+        if (result.profile === undefined) delete msg.profile;
+        else msg.profile = { ...result.profile };
+        if (result.applied === false && !saidNotApplied.has(result.action)) {
+          saidNotApplied.add(result.action);
+          this.warn(t('errors.notApplied', { action: result.action }));
+        }
         this.status({
           fill: 'green',
           shape: 'dot',

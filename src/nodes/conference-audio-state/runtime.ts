@@ -154,6 +154,8 @@ export = (RED: NodeAPI) => {
               else if (output.started && failing.size === 0) showSummary();
             },
             onReadError: reportReadError,
+            // Said once per kind by the state itself: something the device sent that was dropped.
+            onWarning: (_group, message) => this.warn(message),
           }),
         );
       },
