@@ -48,7 +48,4 @@ export function displayName(text: string): string {
   return Array.from(text.replace(CONTROL, '').trim()).slice(0, MAX_NAME_LENGTH).join('');
 }
 
-/** Whether every level of `topic` is a safe id (a configured base topic or discovery prefix). */
-export function isSafeTopic(topic: string): boolean {
-  return topic !== '' && topic.split('/').every((level) => SAFE_ID.test(level));
-}
+export { isSafeTopic } from './safe-topic';
