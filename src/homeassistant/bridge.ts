@@ -78,7 +78,8 @@ export class DiscoveryBridge {
     }
     const fresh = this.#topics === undefined;
     this.#topics = { prefix: this.#options.prefix, base: this.#options.base, device };
-    if (fresh) messages.push(retained(deviceAvailabilityTopic(this.#topics), this.#available ? ONLINE : OFFLINE));
+    if (fresh)
+      messages.push(retained(deviceAvailabilityTopic(this.#topics), this.#available ? ONLINE : OFFLINE));
     messages.push(...this.#sync(false));
     return messages;
   }
@@ -126,7 +127,8 @@ export class DiscoveryBridge {
       if (!entity.hasState || entity.state === undefined) continue;
       const topic = stateTopic(topics, entity.key);
       states.set(topic, entity.state);
-      if (everything || this.#states.get(topic) !== entity.state) messages.push(retained(topic, entity.state));
+      if (everything || this.#states.get(topic) !== entity.state)
+        messages.push(retained(topic, entity.state));
     }
     for (const topic of this.#states.keys()) if (!states.has(topic)) messages.push(retained(topic, ''));
     this.#configs = configs;

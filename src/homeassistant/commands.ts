@@ -3,10 +3,11 @@
  * the entity a command topic names, and the control action its payload asks for. A bad value is an
  * INVALID_INPUT error, as at any control input.
  */
+
+import type { ControlActionName } from '../control/actions';
 import { invalidInput } from '../control/errors';
 import { shown } from '../control/json';
-import type { ControlActionName } from '../control/actions';
-import { commandTopic, type BridgeTopics } from './discovery';
+import { type BridgeTopics, commandTopic } from './discovery';
 import { type Entity, OFF, ON, PRESS } from './entities';
 
 /** What a command runs: one control action, or volume steps towards a level (the device has no other way). */
@@ -23,9 +24,15 @@ export function payloadText(payload: unknown): string | undefined {
 }
 
 /** The entity whose command topic `topic` is, among `entities`; undefined when it is none of them. */
-export function commandedEntity(topics: BridgeTopics, entities: readonly Entity[], topic: unknown): Entity | undefined {
+export function commandedEntity(
+  topics: BridgeTopics,
+  entities: readonly Entity[],
+  topic: unknown,
+): Entity | undefined {
   if (typeof topic !== 'string') return undefined;
-  return entities.find((entity) => entity.command !== undefined && commandTopic(topics, entity.key) === topic);
+  return entities.find(
+    (entity) => entity.command !== undefined && commandTopic(topics, entity.key) === topic,
+  );
 }
 
 /** Whether `topic` is under this device's topics (a command to an entity it does not have, or not yet). */
@@ -37,8 +44,7 @@ export function isDeviceTopic(topics: BridgeTopics, topic: unknown): boolean {
 export function parseCommand(entity: Entity, payload: unknown): CommandRun {
   const command = entity.command;
   const value = payloadText(payload)?.trim();
-  const wrong = (takes: string) =>
-    invalidInput(`${entity.name} takes ${takes}; got ${shown(payload)}`);
+  const wrong = (takes: string) => invalidInput(`${entity.name} takes ${takes}; got ${shown(payload)}`);
   switch (command?.kind) {
     case 'switch': {
       const word = value?.toUpperCase();

@@ -111,7 +111,11 @@ export function entityConfig(
     default_entity_id: `${entity.platform}.${slug}_${entitySlug(entity.key, 60)}`,
     ...entity.options,
     availability: [
-      { topic: bridgeAvailabilityTopic(topics.base), payload_available: ONLINE, payload_not_available: OFFLINE },
+      {
+        topic: bridgeAvailabilityTopic(topics.base),
+        payload_available: ONLINE,
+        payload_not_available: OFFLINE,
+      },
       { topic: deviceAvailabilityTopic(topics), payload_available: ONLINE, payload_not_available: OFFLINE },
     ],
     availability_mode: 'all',

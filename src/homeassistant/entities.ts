@@ -5,9 +5,9 @@
  */
 import { compareFirmware, parseFirmwareVersion } from '../control/firmware';
 import { isJsonObject } from '../control/json';
-import { activeProfile, type RoomProfile, readProfiles } from '../control/profiles';
+import { type RoomProfile, readProfiles } from '../control/profiles';
 import type { StateGroups } from '../control/state-groups';
-import { safeId } from './ids';
+import { displayName, safeId } from './ids';
 
 export const PLATFORMS = ['switch', 'number', 'select', 'button', 'binary_sensor', 'sensor'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -135,14 +135,23 @@ function hardwareEntities(facts: DeviceFacts): Entity[] {
     command: { kind: 'press', action: 'calibrate' },
   });
   if (firmware !== undefined) {
-    entities.push({ key: 'firmware', platform: 'sensor', name: 'Firmware', options: { ...DIAGNOSTIC }, hasState: true, state: firmware });
+    entities.push({
+      key: 'firmware',
+      platform: 'sensor',
+      name: 'Firmware',
+      options: { ...DIAGNOSTIC },
+      hasState: true,
+      state: displayName(firmware),
+    });
   }
   const components = Array.isArray(hardware.hardwareComponents) ? hardware.hardwareComponents : [];
   const connectedPorts = components
     .filter(isJsonObject)
     .filter((part) => typeof part.model === 'string' && part.model.toLowerCase() === 'bar')
     .map((part) => part.portNumber)
-    .filter((port): port is number => Number.isInteger(port) && (port as number) >= 0 && (port as number) < 100);
+    .filter(
+      (port): port is number => Number.isInteger(port) && (port as number) >= 0 && (port as number) < 100,
+    );
   const model = typeof hardware.model === 'string' ? hardware.model.toLowerCase() : '';
   const ports = [...new Set([...(BAR_PORTS[model] ?? []), ...connectedPorts])].sort((a, b) => a - b);
   for (const port of ports) {
@@ -199,10 +208,10 @@ function statusEntities(facts: DeviceFacts): Entity[] {
       entities.push({
         key: `led_${safeId(led)}`,
         platform: 'sensor',
-        name: `LED ${led}`,
+        name: `LED ${displayName(led)}`,
         options: { ...DIAGNOSTIC },
         hasState: true,
-        state: state === 'off' || state === '' ? 'off' : `${colour} ${state}`.trim(),
+        state: state === 'off' || state === '' ? 'off' : displayName(`${colour} ${state}`),
       });
     }
   }
@@ -213,10 +222,16 @@ function roomEntities(facts: DeviceFacts): Entity[] {
   const entities: Entity[] = [];
   const switcher = facts.groups.cameraSwitcher;
   if (switcher !== undefined && typeof switcher.enabled === 'boolean')
-    entities.push(switchEntity('camera_switcher', 'Camera switcher', 'cameraSwitcher', switcher.enabled, true));
-  const profiles = readProfiles(facts.groups.profiles);
+    entities.push(
+      switchEntity('camera_switcher', 'Camera switcher', 'cameraSwitcher', switcher.enabled, true),
+    );
+  // Names as Home Assistant shows and sends them back: cleaned, so that a command matches its option.
+  const profiles = readProfiles(facts.groups.profiles).map((profile) => ({
+    ...profile,
+    name: displayName(profile.name),
+  }));
   if (profiles.length > 0) {
-    const active = activeProfile(facts.groups.profiles);
+    const active = profiles.find((profile) => profile.active);
     entities.push({
       key: 'room_profile',
       platform: 'select',
@@ -234,7 +249,7 @@ function roomEntities(facts: DeviceFacts): Entity[] {
       name: 'Active zone',
       options: { value_template: `{{ value_json.${ZONE_KEY} }}` },
       hasState: true,
-      state: JSON.stringify({ [ZONE_KEY]: facts.activeZone }),
+      state: JSON.stringify({ [ZONE_KEY]: facts.activeZone === null ? null : displayName(facts.activeZone) }),
     });
   }
   if (facts.backgroundNoise !== undefined) {
@@ -252,5 +267,10 @@ function roomEntities(facts: DeviceFacts): Entity[] {
 
 /** Every entity the device has, in a fixed order. */
 export function deviceEntities(facts: DeviceFacts): Entity[] {
-  return [...audioEntities(facts), ...roomEntities(facts), ...hardwareEntities(facts), ...statusEntities(facts)];
+  return [
+    ...audioEntities(facts),
+    ...roomEntities(facts),
+    ...hardwareEntities(facts),
+    ...statusEntities(facts),
+  ];
 }

@@ -18,6 +18,13 @@ export {
   type OriginInfo,
   stateTopic,
 } from './discovery';
-export { type DeviceFacts, deviceEntities, type Entity, type Platform, PLATFORMS, UNKNOWN_STATE } from './entities';
+export {
+  type DeviceFacts,
+  deviceEntities,
+  type Entity,
+  PLATFORMS,
+  type Platform,
+  UNKNOWN_STATE,
+} from './entities';
 export { displayName, entitySlug, isSafeTopic, safeId } from './ids';
 export { stepVolumeTo } from './volume';

@@ -29,5 +29,7 @@ export function readTopic(value: unknown, fallback: string): Setting<string> {
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
     return { ok: true, value: fallback };
   const problem = topicProblem(value);
-  return problem === undefined ? { ok: true, value: String(value).trim() } : { ok: false, fallback, reason: problem };
+  return problem === undefined
+    ? { ok: true, value: String(value).trim() }
+    : { ok: false, fallback, reason: problem };
 }

@@ -11,7 +11,13 @@ import type { ZoneReadResult, ZoneWithGeometry } from '../../zones/types';
 import { ACTIVE_ZONE_DEFAULTS } from '../conference-audio-active-zone/definition';
 
 /** The groups the entities are made from; the layout and the network are not needed. */
-export const FOLLOWED_GROUPS: readonly StateGroupName[] = ['audio', 'hardware', 'status', 'cameraSwitcher', 'profiles'];
+export const FOLLOWED_GROUPS: readonly StateGroupName[] = [
+  'audio',
+  'hardware',
+  'status',
+  'cameraSwitcher',
+  'profiles',
+];
 
 export interface DeviceFeed {
   /** The followed groups as they stand, after any change. */
@@ -51,7 +57,8 @@ export function followDevice(
   let hasZones = false;
   let releaseTimer: NodeJS.Timeout | undefined;
   let stopped = false;
-  const labelOf = (zone: ZoneWithGeometry | null) => (zone === null ? null : zone.label !== '' ? zone.label : zone.id);
+  const labelOf = (zone: ZoneWithGeometry | null) =>
+    zone === null ? null : zone.label !== '' ? zone.label : zone.id;
   const told = (change: { zone: ZoneWithGeometry | null } | undefined) => {
     if (change !== undefined && hasZones) feed.activeZone(labelOf(change.zone));
   };

@@ -44,12 +44,11 @@ export = (RED: NodeAPI) => {
 
   function HomeAssistantNode(this: DeviceUser, def: HomeAssistantDef) {
     RED.nodes.createNode(this, def);
-    const node: DeviceUser = this;
     const prefix = settingValue(readTopic(def.prefix, HOMEASSISTANT_DEFAULTS.prefix), (reason) =>
-      node.warn(t('errors.prefix', { reason })),
+      this.warn(t('errors.prefix', { reason })),
     );
     const base = settingValue(readTopic(def.base, HOMEASSISTANT_DEFAULTS.base), (reason) =>
-      node.warn(t('errors.base', { reason })),
+      this.warn(t('errors.base', { reason })),
     );
     const room = typeof def.room === 'string' ? def.room.trim() : '';
 
@@ -61,27 +60,31 @@ export = (RED: NodeAPI) => {
 
     const publish = (messages: MqttMessage[]) => {
       if (messages.length === 0) return;
-      node.send([messages.map((message): NodeMessage => ({ ...message }))]);
+      this.send([messages.map((message): NodeMessage => ({ ...message }))]);
     };
     const facts = (): DeviceFacts => ({ groups, activeZone, backgroundNoise, highestVolume });
     const showCount = () => {
       const count = bridge.entities.length;
-      if (count > 0) node.status({ fill: 'green', shape: 'dot', text: t('status.entities', { count }) });
+      if (count > 0) this.status({ fill: 'green', shape: 'dot', text: t('status.entities', { count }) });
     };
 
-    node.onDeviceStatus = (shown, state) => {
+    this.onDeviceStatus = (shown, state) => {
       publish(bridge.setAvailable(state === 'connected'));
       if (state === 'connected' && bridge.entities.length > 0) showCount();
-      else node.status(shown);
+      else this.status(shown);
     };
-    const device = useDevice(RED, node, def.device, t('status.noDevice'));
+    const device = useDevice(RED, this, def.device, t('status.noDevice'));
     const bridge = new DiscoveryBridge({
       prefix,
       base,
       origin: { name: ORIGIN_NAME, version: packageVersion(), supportUrl: SUPPORT_URL },
       identity: () => {
         const client = device?.connection().client;
-        return { name: room || (device?.displayName ?? ''), manufacturer: client?.vendor ?? '', url: client?.baseUrl ?? '' };
+        return {
+          name: room || (device?.displayName ?? ''),
+          manufacturer: client?.vendor ?? '',
+          url: client?.baseUrl ?? '',
+        };
       },
     });
     const refresh = () => {
@@ -106,7 +109,7 @@ export = (RED: NodeAPI) => {
       });
     }
 
-    node.on('input', (msg: NodeMessageInFlow, _send: SendFn, done: (err?: Error) => void) => {
+    this.on('input', (msg: NodeMessageInFlow, _send: SendFn, done: (err?: Error) => void) => {
       try {
         if (msg.topic === homeAssistantStatusTopic(prefix)) {
           // Home Assistant's birth message: it has forgotten what was announced, or never heard it.
@@ -138,7 +141,7 @@ export = (RED: NodeAPI) => {
           (error: unknown) => {
             // Home Assistant shows what it asked for until the state says otherwise.
             republish();
-            if (device) node.status(device.faultStatus(errorCode(error)));
+            if (device) this.status(device.faultStatus(errorCode(error)));
             done(toNodeError(error, localise));
           },
         );
@@ -150,7 +153,7 @@ export = (RED: NodeAPI) => {
     if (!device) return;
     let stopFollowing: (() => void) | undefined;
     subscribeAfterDeploy(
-      node,
+      this,
       (keep) => {
         publish(bridge.announce());
         stopFollowing = followDevice(
@@ -174,14 +177,14 @@ export = (RED: NodeAPI) => {
               const code = errorCode(error);
               if (NO_ZONES_CODES.has(code) || code === zonesError) return;
               zonesError = code;
-              node.error(toNodeError(error, localise), {});
+              this.error(toNodeError(error, localise), {});
             },
           },
           keep,
         );
         publish(bridge.setAvailable(device.connection().client.state === 'connected'));
       },
-      (error) => node.error(toNodeError(error, localise), {}),
+      (error) => this.error(toNodeError(error, localise), {}),
       () => stopFollowing?.(),
     );
   }
