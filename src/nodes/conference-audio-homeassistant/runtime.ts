@@ -14,7 +14,7 @@ import {
 } from '../../homeassistant';
 import { stepVolumeTo } from '../../homeassistant/volume';
 import { runtimeCatalogue } from '../glue/catalogue';
-import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
+import { type DeviceConfigNode, type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
 import { settingValue } from '../plain/node-settings';
 import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
@@ -68,12 +68,8 @@ export = (RED: NodeAPI) => {
       if (count > 0) this.status({ fill: 'green', shape: 'dot', text: t('status.entities', { count }) });
     };
 
-    this.onDeviceStatus = (shown, state) => {
-      publish(bridge.setAvailable(state === 'connected'));
-      if (state === 'connected' && bridge.entities.length > 0) showCount();
-      else this.status(shown);
-    };
-    const device = useDevice(RED, this, def.device, t('status.noDevice'));
+    // Registering with the device may call onDeviceStatus at once, which needs the bridge.
+    let device: DeviceConfigNode | undefined;
     const bridge = new DiscoveryBridge({
       prefix,
       base,
@@ -87,6 +83,12 @@ export = (RED: NodeAPI) => {
         };
       },
     });
+    this.onDeviceStatus = (shown, state) => {
+      publish(bridge.setAvailable(state === 'connected'));
+      if (state === 'connected' && bridge.entities.length > 0) showCount();
+      else this.status(shown);
+    };
+    device = useDevice(RED, this, def.device, t('status.noDevice'));
     const refresh = () => {
       publish(bridge.update(facts()));
       showCount();
