@@ -2,9 +2,11 @@ import should from 'should';
 import type { DeviceSimulator } from '../../src/simulator';
 import { checkConfig } from '../support/homeassistant-schema';
 import {
+  allLogText,
   catchModule,
   completeModule,
   counter,
+  delay,
   deviceConfig,
   doneWatchers,
   helper,
@@ -236,6 +238,36 @@ describe('Home Assistant node (conference-audio-homeassistant)', () => {
       );
       should(ok.count).equal(1);
       should(writes()).eql([]);
+    });
+  });
+
+  describe('on a 310 with firmware 1.7', () => {
+    useSimulator({ passwords: { general: PASSWORD }, model: '310', firmwareVersion: '1.7.0' }, (started) => {
+      sim = started;
+    });
+
+    it('announces neither what the model nor what the firmware lacks, and reports no error', async () => {
+      await helper.load(
+        nodeModules(completeModule, catchModule),
+        [
+          tab,
+          deviceConfig(sim, { audioInterval: 0 }),
+          { id: NODE, type: 'conference-audio-homeassistant', z: 'f1', device: 'device', wires: [['out']] },
+          { id: 'out', type: 'helper', z: 'f1' },
+          ...doneWatchers(NODE),
+        ],
+        { device: { password: PASSWORD } },
+      );
+      out = counter(helper.getNode('out'));
+      failed = counter(helper.getNode('failed'));
+      await until(() => configs().some(({ topic }) => topic.includes('/led_')), 'the configs of a 310');
+      await delay(500);
+      const keys = configs().map(({ topic }) => topic.split('/')[3]);
+      for (const missing of ['room_profile', 'active_zone', 'identify', 'bar_2_connected'])
+        should(keys).not.containEql(missing);
+      should(keys).containEql('bar_1_connected');
+      should(failed.count).equal(0);
+      should(allLogText()).not.match(/"level":20/);
     });
   });
 });
