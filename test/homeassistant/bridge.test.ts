@@ -168,6 +168,19 @@ describe('homeassistant/bridge: the device as discovery configs and states', () 
     should(bridge.setAvailable(true)).eql([]);
   });
 
+  it('offers a volume from 0 to 20 until the device shows one above 20, then 0 to 100', () => {
+    const { bridge, first } = bridgeWith({ groups: room410() });
+    const range = (messages: MqttMessage[]) => {
+      const number = configs(messages).find((message) => message.topic.includes('/number/'));
+      return number && [parsed(number).min, parsed(number).max, parsed(number).step];
+    };
+    should(range(first)).eql([0, 20, 1]);
+    const groups = room410();
+    should(
+      range(bridge.update({ groups: { ...groups, audio: { ...groups.audio, speakerVolume: 60 } } })),
+    ).eql([0, 100, 1]);
+  });
+
   it('announces nothing of a device until its hardware id is read', () => {
     should(bridgeWith({ groups: { audio: { microphoneMute: false } } }).first).eql([]);
   });

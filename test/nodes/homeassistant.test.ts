@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import should from 'should';
 import type { DeviceSimulator } from '../../src/simulator';
 import { checkConfig } from '../support/homeassistant-schema';
+import { projectRoot } from '../support/node-types';
 import {
   allLogText,
   catchModule,
@@ -118,6 +121,14 @@ describe('Home Assistant node (conference-audio-homeassistant)', () => {
         configuration_url: sim.url.replace(/\/$/, ''),
       });
       should(device.sw_version).equal(sim.getState().firmwareVersion);
+      const manifest = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
+        name: string;
+        version: string;
+      };
+      should(entity('microphone_mute').origin).containDeep({
+        name: manifest.name,
+        sw_version: manifest.version,
+      });
     });
 
     it('announces everything again when Home Assistant says it is online', async () => {
