@@ -201,12 +201,11 @@ describe('example 12 with a client playing Home Assistant (end-to-end)', functio
     await stateIs(await entity('switch', 'Microphone mute'), 'OFF');
   });
 
-  it('marks Node-RED offline through the broker node’s close message when Node-RED stops', async () => {
+  it('marks Node-RED offline through the broker node’s will when Node-RED crashes', async () => {
     const availability = (await entity('switch', 'Microphone mute')).config.availability as Array<{
       topic: string;
     }>;
-    const running = nodeRed as NodeRedProcess;
-    await running.stop();
+    await (nodeRed as NodeRedProcess).kill();
     await probeUntil('an availability topic offline', () =>
       availability.some(({ topic }) => assistant.heard(topic) === 'offline') ? true : undefined,
     );
