@@ -101,6 +101,13 @@ export class DiscoveryBridge {
     return [retained(deviceAvailabilityTopic(this.#topics), available ? ONLINE : OFFLINE)];
   }
 
+  /** Every retained topic this bridge holds now: configs, states and the device's availability. */
+  get retainedTopics(): string[] {
+    const topics = [...this.#configs.keys(), ...this.#states.keys()];
+    if (this.#topics !== undefined) topics.push(deviceAvailabilityTopic(this.#topics));
+    return topics;
+  }
+
   /** An entity's state as last published, to publish again after a command the device never took. */
   stateMessage(entity: Entity): MqttMessage | undefined {
     if (this.#topics === undefined || !entity.hasState || entity.state === undefined) return undefined;
@@ -145,4 +152,15 @@ export class DiscoveryBridge {
     this.#entities = [];
     return messages;
   }
+}
+
+/**
+ * Empties the retained topics an earlier node left under another prefix or base topic (the node's
+ * settings changed): Home Assistant would keep those entities, and refuse the new configs of the same
+ * unique ids. Topics under the current prefix and base are left alone: the bridge publishes them again.
+ */
+export function leftoverRemovals(previous: readonly string[], prefix: string, base: string): MqttMessage[] {
+  return previous
+    .filter((topic) => !topic.startsWith(`${prefix}/`) && !topic.startsWith(`${base}/`))
+    .map((topic) => retained(topic, ''));
 }

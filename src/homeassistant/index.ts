@@ -3,7 +3,7 @@
  * entities a device has, their configs and states as MQTT messages, and commands checked into control
  * actions. The `conference-audio-homeassistant` node is built on these.
  */
-export { type BridgeOptions, DiscoveryBridge, type MqttMessage } from './bridge';
+export { type BridgeOptions, DiscoveryBridge, leftoverRemovals, type MqttMessage } from './bridge';
 export { type CommandRun, commandedEntity, isDeviceTopic, parseCommand, payloadText } from './commands';
 export {
   type BridgeTopics,

@@ -1,6 +1,11 @@
 import should from 'should';
 import type { StateGroups } from '../../src/control';
-import { type DeviceFacts, DiscoveryBridge, type MqttMessage } from '../../src/homeassistant';
+import {
+  type DeviceFacts,
+  DiscoveryBridge,
+  leftoverRemovals,
+  type MqttMessage,
+} from '../../src/homeassistant';
 import { checkConfig } from '../support/homeassistant-schema';
 import { HOSTILE_NAMES, OPTIONS, room410 } from './fixtures';
 
@@ -179,6 +184,18 @@ describe('homeassistant/bridge: the device as discovery configs and states', () 
     should(
       range(bridge.update({ groups: { ...groups, audio: { ...groups.audio, speakerVolume: 60 } } })),
     ).eql([0, 100, 1]);
+  });
+
+  it('empties what an earlier run left under another prefix or base, and only that', () => {
+    const { bridge } = bridgeWith({ groups: room410() });
+    const previous = bridge.retainedTopics;
+    should(leftoverRemovals(previous, 'homeassistant', 'conference-audio')).eql([]);
+    const removals = leftoverRemovals(previous, 'ha2', 'conference-audio');
+    should(removals.length).equal(configs(bridge.announce()).length);
+    for (const removal of removals) should(removal).containDeep({ payload: '', retain: true });
+    should(leftoverRemovals(previous, 'homeassistant', 'site-1')).containDeep([
+      { topic: 'conference-audio/SIM410000000001/availability', payload: '' },
+    ]);
   });
 
   it('announces nothing of a device until its hardware id is read', () => {

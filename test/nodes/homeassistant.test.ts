@@ -159,6 +159,34 @@ describe('Home Assistant node (conference-audio-homeassistant)', () => {
       ]);
     });
 
+    it('empties the configs left under the old prefix when the prefix changes', async () => {
+      await load();
+      const old = configs().map(({ topic }) => topic);
+      const flow = [
+        tab,
+        deviceConfig(sim, { audioInterval: 0 }),
+        {
+          id: NODE,
+          type: 'conference-audio-homeassistant',
+          z: 'f1',
+          device: 'device',
+          prefix: 'ha2',
+          wires: [['out']],
+        },
+        { id: 'out', type: 'helper', z: 'f1' },
+      ];
+      const before = out.count;
+      await helper.setFlows(flow, 'full', { device: { password: PASSWORD } });
+      out = counter(helper.getNode('out'));
+      await until(
+        () => out.messages.some((msg) => String(msg.topic).startsWith('ha2/')),
+        'configs under ha2',
+      );
+      const emptied = out.messages.filter((msg) => msg.payload === '').map((msg) => msg.topic);
+      should(emptied).containDeep(old);
+      should(before).be.above(0);
+    });
+
     it('sets the device available once connected, and Node-RED available at deploy', async () => {
       await load();
       const availability = entity('microphone_mute').availability as Array<{ topic: string }>;

@@ -8,6 +8,7 @@ import {
   DiscoveryBridge,
   homeAssistantStatusTopic,
   isDeviceTopic,
+  leftoverRemovals,
   type MqttMessage,
   parseCommand,
   payloadText,
@@ -58,9 +59,19 @@ export = (RED: NodeAPI) => {
     let highestVolume: number | undefined;
     let zonesError: string | undefined;
 
+    // What this node's last run left retained, for when the prefix or base changed. In the global context:
+    // Node-RED empties a node's own context whenever the node closes, a redeploy too.
+    const memory = this.context().global;
+    const memoryKey = `conferenceAudioHomeAssistant_${this.id.replace(/[^A-Za-z0-9_]/g, '_')}`;
+    let remembered = '';
     const publish = (messages: MqttMessage[]) => {
       if (messages.length === 0) return;
       this.send([messages.map((message): NodeMessage => ({ ...message }))]);
+      const topics = bridge.retainedTopics;
+      // None until the device was read: the last run's list is kept until there is a new one.
+      if (topics.length === 0 || topics.join('\n') === remembered) return;
+      remembered = topics.join('\n');
+      memory.set(memoryKey, topics);
     };
     const facts = (): DeviceFacts => ({ groups, activeZone, backgroundNoise, highestVolume });
     const showCount = () => {
@@ -157,6 +168,15 @@ export = (RED: NodeAPI) => {
     subscribeAfterDeploy(
       this,
       (keep) => {
+        const previous: unknown = memory.get(memoryKey);
+        if (Array.isArray(previous))
+          publish(
+            leftoverRemovals(
+              previous.filter((topic) => typeof topic === 'string'),
+              prefix,
+              base,
+            ),
+          );
         publish(bridge.announce());
         stopFollowing = followDevice(
           device.connection(),
