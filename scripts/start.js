@@ -421,6 +421,7 @@ async function main() {
       `  Room control panel http://127.0.0.1:${uiPort}/dashboard/panel   (Dashboard 2.0: mute, volume, profile, calibrate, LEDs)`,
       `  MQTT broker        mqtt://127.0.0.1:${broker.port}   (watch it: npx mqtt sub -h 127.0.0.1 -p ${broker.port} -t 'rooms/#' -v)`,
       `  Mute over MQTT     npx mqtt pub -h 127.0.0.1 -p ${broker.port} -t rooms/demo-room/set/microphoneMute -m toggle`,
+      `  Home Assistant     point its MQTT integration at the broker (example 12); its configs: npx mqtt sub -h 127.0.0.1 -p ${broker.port} -t 'homeassistant/#' -v`,
       `  Device simulator   ${simulator.url}   (account general, blank password)`,
       `                     certificate SHA-256 ${simulator.fingerprint256}`,
       `  Change the zones   curl -k -X PUT ${simulator.url}/_simulator/zones -H 'content-type: application/json' -d '[]'`,

@@ -12,10 +12,12 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import should from 'should';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
 import { TestCaller } from '../simulator/helpers';
+import { checkConfig } from '../support/homeassistant-schema';
 import type { NodeRedProcess } from '../support/node-red-process';
 import { nodeTypes } from '../support/node-types';
 import { probeUntil } from '../support/wait';
 import { findElements, parseStrictXml, textContent } from '../zones/xml';
+import { HomeAssistantClient } from './home-assistant-client';
 import {
   deployFlows,
   type E2eEnvironment,
@@ -186,8 +188,6 @@ async function publishCommand(port: number, topic: string, payload: string): Pro
 
 const ROOM_COMMANDS = 'rooms/demo-room/set';
 const ROOM_STATE = 'rooms/demo-room/state';
-const HA_BASE = 'rooms/demo-room/ha';
-const HA_NODE_ID = 'demo_room';
 
 describe('example flows in a real Node-RED (end-to-end)', function () {
   this.timeout(240000);
@@ -650,64 +650,37 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     await probeUntil('the device unmuted', async () => ((await deviceMuted(simulator)) ? undefined : true));
   });
 
-  it('announces the room to Home Assistant with retained discovery configs (example 12)', async () => {
-    const configs = await probeUntil('the discovery configs with an LED sensor', async () => {
-      const byTopic = await retainedUnder(brokerPort, 'homeassistant/#');
-      return [...byTopic.keys()].some((topic) => topic.includes('/led_')) ? byTopic : undefined;
-    });
-    const parsed = new Map<string, Record<string, unknown>>();
-    for (const [topic, message] of configs) {
-      should(topic).match(new RegExp(`^homeassistant/(switch|sensor)/${HA_NODE_ID}/[A-Za-z0-9_-]+/config$`));
-      parsed.set(topic, JSON.parse(message.payload) as Record<string, unknown>);
+  it('announces the room to Home Assistant as one device, each config in its documented schema (example 12)', async () => {
+    const assistant = await HomeAssistantClient.connect(brokerPort);
+    try {
+      await assistant.entity('sensor', 'Background noise');
+      const entities = assistant.entities;
+      for (const { platform, topic, config } of entities)
+        should(checkConfig(platform, config)).eql([], topic);
+      const devices = new Set(
+        entities.map(({ config }) =>
+          JSON.stringify((config.device as { identifiers?: unknown }).identifiers),
+        ),
+      );
+      should(devices.size).equal(1);
+      should(new Set(entities.map(({ config }) => config.unique_id)).size).equal(entities.length);
+    } finally {
+      await assistant.close();
     }
-    const config = (component: string, objectId: string) => {
-      const found = parsed.get(`homeassistant/${component}/${HA_NODE_ID}/${objectId}/config`);
-      if (!found) throw new Error(`no discovery config for ${component} ${objectId}`);
-      return found;
-    };
-    should(config('switch', 'mic_mute')).containDeep({
-      command_topic: `${HA_BASE}/mic_mute/set`,
-      state_topic: `${HA_BASE}/mic_mute`,
-    });
-    should(config('sensor', 'active_zone')).containDeep({ state_topic: `${HA_BASE}/active_zone` });
-    should(config('sensor', 'background_noise')).containDeep({ state_topic: `${HA_BASE}/background_noise` });
-    const uniqueIds = new Set<unknown>();
-    for (const [topic, entity] of parsed) {
-      should(entity.availability_topic).equal(`${HA_BASE}/availability`, topic);
-      should(entity).have.property('device');
-      should((entity.device as { identifiers?: unknown[] }).identifiers)
-        .be.an.Array()
-        .and.not.be.empty();
-      uniqueIds.add(entity.unique_id);
-    }
-    should(uniqueIds.size).equal(parsed.size);
-  });
-
-  it('keeps the Home Assistant entities current, retained: availability, mute, zone, noise, LEDs (example 12)', async () => {
-    const states = await probeUntil('a retained state for every entity', async () => {
-      const byTopic = await retainedUnder(brokerPort, `${HA_BASE}/#`);
-      const wanted = ['availability', 'mic_mute', 'active_zone', 'background_noise', 'status'];
-      return wanted.every((topic) => byTopic.has(`${HA_BASE}/${topic}`)) ? byTopic : undefined;
-    });
-    should(states.get(`${HA_BASE}/availability`)?.payload).equal('online');
-    should(states.get(`${HA_BASE}/mic_mute`)?.payload).equal((await deviceMuted(simulator)) ? 'ON' : 'OFF');
-    should(Number(states.get(`${HA_BASE}/background_noise`)?.payload))
-      .be.a.Number()
-      .and.not.be.NaN();
-    const status = JSON.parse(states.get(`${HA_BASE}/status`)?.payload ?? '{}') as { leds?: object };
-    should(status.leds).be.an.Object().and.not.be.empty();
   });
 
   it('mutes the device from the Home Assistant switch and reports the switch ON (example 12)', async () => {
-    await publishCommand(brokerPort, `${HA_BASE}/mic_mute/set`, 'ON');
-    await probeUntil('the device muted', async () => ((await deviceMuted(simulator)) ? true : undefined));
-    await probeUntil('the switch state ON, retained', async () =>
-      (await retainedUnder(brokerPort, `${HA_BASE}/mic_mute`)).get(`${HA_BASE}/mic_mute`)?.payload === 'ON'
-        ? true
-        : undefined,
-    );
-    await publishCommand(brokerPort, `${HA_BASE}/mic_mute/set`, 'OFF');
-    await probeUntil('the device unmuted', async () => ((await deviceMuted(simulator)) ? undefined : true));
+    const assistant = await HomeAssistantClient.connect(brokerPort);
+    try {
+      const mute = await assistant.entity('switch', 'Microphone mute');
+      await assistant.command(mute, 'ON');
+      await probeUntil('the device muted', async () => ((await deviceMuted(simulator)) ? true : undefined));
+      await probeUntil('the switch state ON', () => (assistant.state(mute) === 'ON' ? true : undefined));
+      await assistant.command(mute, 'OFF');
+      await probeUntil('the device unmuted', async () => ((await deviceMuted(simulator)) ? undefined : true));
+    } finally {
+      await assistant.close();
+    }
   });
 
   it('serves the room control panel page of example 10 on the dashboard', async () => {
