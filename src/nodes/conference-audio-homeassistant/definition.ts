@@ -3,13 +3,11 @@
  * runtime and by the editor (no Node-RED, no DOM).
  */
 import { isSafeTopic } from '../../homeassistant/safe-topic';
+import { palette } from '../palette';
 import type { Setting } from '../plain/node-settings';
 
 export const TYPE = 'conference-audio-homeassistant';
-
-/** Shown in Home Assistant as the software that announced the device (the `origin` of each config). */
-export const ORIGIN_NAME = '@conference-audio/node-red-local-api';
-export const SUPPORT_URL = 'https://github.com/conference-audio/node-red-local-api/issues';
+export const PALETTE = palette(TYPE, { inputs: 1, outputs: 1 });
 
 export const HOMEASSISTANT_DEFAULTS = {
   /** Home Assistant's own default discovery prefix. */

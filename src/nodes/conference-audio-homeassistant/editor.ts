@@ -1,5 +1,5 @@
-import { catalogue, type NamedProperties, validator } from '../editor-common';
-import { TYPE, topicProblem } from './definition';
+import { catalogue, DEVICE_TYPE, type NamedProperties, paletteLabels, validator } from '../editor-common';
+import { HOMEASSISTANT_DEFAULTS, TYPE, topicProblem } from './definition';
 
 interface HomeAssistantProperties extends NamedProperties {
   device: string;
@@ -9,30 +9,26 @@ interface HomeAssistantProperties extends NamedProperties {
 }
 
 const t = catalogue(TYPE);
+const labels = paletteLabels<HomeAssistantProperties>(t);
 const topicValidator = validator((value) => topicProblem(value) && t('errors.topic'));
 
-// Literal values throughout: the flow library reads this definition from the built HTML without running it.
 RED.nodes.registerType<HomeAssistantProperties>('conference-audio-homeassistant', {
-  category: 'conference audio',
-  color: '#8CC8E8',
-  inputs: 1,
-  outputs: 1,
-  icon: 'conference-audio-homeassistant.svg',
+  category: PALETTE.category,
+  color: PALETTE.color,
+  icon: PALETTE.icon,
+  inputs: PALETTE.inputs,
+  outputs: PALETTE.outputs,
+  paletteLabel: labels.paletteLabel,
+  inputLabels: labels.inputLabels,
+  outputLabels: labels.outputLabels,
+  label: labels.label,
+  labelStyle: labels.labelStyle,
   defaults: {
     name: { value: '' },
-    device: { value: '', type: 'conference-audio-device', required: true },
+    device: { value: '', type: DEVICE_TYPE, required: true },
     room: { value: '' },
-    prefix: { value: 'homeassistant', required: true, validate: topicValidator },
-    base: { value: 'conference-audio', required: true, validate: topicValidator },
-  },
-  paletteLabel: () => t('paletteLabel'),
-  inputLabels: () => t('label.inputLabel'),
-  outputLabels: () => t('label.outputLabel'),
-  label() {
-    return this.name || t('paletteLabel');
-  },
-  labelStyle() {
-    return this.name ? 'node_label_italic' : '';
+    prefix: { value: HOMEASSISTANT_DEFAULTS.prefix, required: true, validate: topicValidator },
+    base: { value: HOMEASSISTANT_DEFAULTS.base, required: true, validate: topicValidator },
   },
   oneditprepare() {
     $('#node-input-room').attr('placeholder', t('placeholder.room'));

@@ -1,5 +1,5 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
-import { packageVersion } from '../../api/version';
+import { packageIdentity } from '../../api/version';
 import type { StateGroups } from '../../control';
 import {
   type CommandRun,
@@ -19,7 +19,7 @@ import { type DeviceConfigNode, type DeviceUser, noDeviceError, useDevice } from
 import { errorCode, errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
 import { settingValue } from '../plain/node-settings';
 import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
-import { HOMEASSISTANT_DEFAULTS, ORIGIN_NAME, readTopic, SUPPORT_URL, TYPE } from './definition';
+import { HOMEASSISTANT_DEFAULTS, readTopic, TYPE } from './definition';
 import { followDevice } from './follow';
 
 interface HomeAssistantDef extends NodeDef {
@@ -84,7 +84,7 @@ export = (RED: NodeAPI) => {
     const bridge = new DiscoveryBridge({
       prefix,
       base,
-      origin: { name: ORIGIN_NAME, version: packageVersion(), supportUrl: SUPPORT_URL },
+      origin: packageIdentity(),
       identity: () => {
         const client = device?.connection().client;
         return {
