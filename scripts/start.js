@@ -165,11 +165,21 @@ async function startSimulatorOnFreePort(preferred, stateDir, renew = false) {
 async function startBroker(preferred) {
   const { Aedes } = require('aedes');
   const broker = await Aedes.createBroker();
-  const server = net.createServer(broker.handle);
+  const sockets = new Set();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    broker.handle(socket);
+  });
   const port = await listenOnFreePort(server, preferred);
+  // server.close waits for every connection to end, and a client such as `npx mqtt sub` never ends its
+  // own: the broker disconnects its clients first, and any socket still open (one that never sent
+  // CONNECT) is destroyed, so the close cannot hang.
   const close = async () => {
-    await new Promise((resolve) => server.close(() => resolve()));
+    const closed = new Promise((resolve) => server.close(() => resolve()));
     await new Promise((resolve) => broker.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    await closed;
   };
   return { port, close };
 }
