@@ -720,3 +720,32 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     should(ourWarningsAndErrors(running().output())).eql([]);
   });
 });
+
+describe('example 4 in the debug sidebar', () => {
+  const example = demo.loadExamples().find((candidate) => candidate.file.startsWith('04'));
+  const nodes = example?.nodes ?? [];
+  const debugNodes = nodes.filter((node) => node.type === 'debug');
+  /** The nodes wired into `target`. */
+  const feeding = (target: FlowNode) =>
+    nodes.filter((node) =>
+      ((node.wires as string[][] | undefined) ?? []).some((output) => output.includes(target.id)),
+    );
+
+  it('has debug nodes to check', () => {
+    should(debugNodes).not.be.empty();
+  });
+
+  it('writes nothing to the terminal: no debug node has its console output on', () => {
+    should(
+      debugNodes.filter((node) => node.console === true || node.console === 'true').map((node) => node.name),
+    ).eql([]);
+  });
+
+  it('shows each change of shot once: besides errors, the sidebar gets the preset through a filter that passes changes only', () => {
+    const toSidebar = debugNodes.filter((node) => node.tosidebar !== false && node.active !== false);
+    should(toSidebar.map((node) => node.name)).eql(['camera preset', 'device error']);
+    const [preset] = toSidebar as [FlowNode];
+    const filters = feeding(preset);
+    should(filters.map((node) => [node.type, node.func, node.property])).eql([['rbe', 'rbe', 'preset']]);
+  });
+});
