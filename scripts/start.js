@@ -458,7 +458,10 @@ async function main() {
 
 if (require.main === module) {
   main().catch((error) => {
-    console.error(error);
+    // A broken kept certificate is the user's to replace, not a crash: say how.
+    if (error?.code === 'SIMULATOR_CERTIFICATE_STORE') {
+      console.error(error.message.replace('--new-certificate', 'npm start -- --new-certificate'));
+    } else console.error(error);
     process.exit(1);
   });
 }
