@@ -535,9 +535,18 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     const errorsBefore = ourWarningsAndErrors(running().output()).length;
     const failedRead = /\[debug:device error\].*GET \/api\/v1\/audio/g;
     const linesBefore = countMatches(running().output(), failedRead);
+    const readsBefore = requestsOf(simulator, '05', '/api/v1/audio').length;
     simulator.setFault({ kind: 'status', status: 500, path: '/api/v1/audio' });
     try {
       await fireInject(running(), findNode(examples, '05', 'read audio').id);
+      // Example 5's own read got the fault: the state nodes of examples 10 to 12 read the audio too.
+      await probeUntil("example 5's read answered 500", () =>
+        requestsOf(simulator, '05', '/api/v1/audio')
+          .slice(readsBefore)
+          .some((request) => request.status === 500)
+          ? true
+          : undefined,
+      );
       await probeUntil('the failed read from the Catch path in the log', () =>
         countMatches(running().output(), failedRead) > linesBefore ? true : undefined,
       );
@@ -671,6 +680,7 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
   it('refuses a wrong command value through the Catch path, and writes nothing (example 11)', async () => {
     const refusals = /\[debug:device error\].*microphoneMute/g;
     const linesBefore = countMatches(running().output(), refusals);
+    // Every client's writes, on purpose: no example writes unasked, so any write here would be this one.
     const writesBefore = simulator.requests.filter((request) => request.method === 'PATCH').length;
     await publishCommand(brokerPort, `${ROOM_COMMANDS}/microphoneMute`, '"loud"');
     await probeUntil('the refusal from the Catch path in the log', () =>
