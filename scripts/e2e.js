@@ -12,7 +12,8 @@
 // Every line runs all of test/e2e (a minute or less each). The node, reliability and rooms tests
 // (test/nodes, test/reliability, test/rooms) run a second time only on Node-RED 5 on the newest Node 22:
 // repeating them on every line would double the time of `npm test`.
-// Exits non-zero when any line fails.
+// A line's node tests run even when its end-to-end tests failed, so one failure does not hide another;
+// both results are reported. Exits non-zero when any line fails.
 'use strict';
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -102,9 +103,14 @@ function nodeEngine(packageJson) {
   return JSON.parse(fs.readFileSync(packageJson, 'utf8')).engines.node;
 }
 
-function runLine(line, tarball) {
+/**
+ * Runs one line: its end-to-end tests, then, on the line that has them, its node, reliability and rooms
+ * tests whether or not the first passed. `{ e2e, nodeTests }`: true when passed, false when failed;
+ * `nodeTests` is undefined on a line without them. `spawn` is spawnSync, replaceable in a test.
+ */
+function runLine(line, tarball, spawn = spawnSync) {
   console.log(`\n=== End-to-end: ${line.label} (${line.nodeBinary}, ${line.redJs}) ===`);
-  const result = spawnSync(
+  const result = spawn(
     process.execPath,
     [
       require.resolve('mocha/bin/mocha.js'),
@@ -130,15 +136,15 @@ function runLine(line, tarball) {
       },
     },
   );
-  if (result.status !== 0) return false;
-  if (line.nodeRedFolder === undefined) return true;
+  const e2e = result.status === 0;
+  if (line.nodeRedFolder === undefined) return { e2e };
   // The node tests (test helper, real simulator) on this line's runtime too, not only the project's own,
   // and the many-rooms tests (rooms as subflow instances, two Node-RED processes on one broker) on its
   // Node-RED and Node.
   console.log(
     `\n=== Node, reliability and rooms tests (test/nodes, test/reliability, test/rooms): ${line.label} ===`,
   );
-  const nodeTests = spawnSync(
+  const nodeTests = spawn(
     line.nodeBinary,
     [
       require.resolve('mocha/bin/mocha.js'),
@@ -157,7 +163,21 @@ function runLine(line, tarball) {
       },
     },
   );
-  return nodeTests.status === 0;
+  return { e2e, nodeTests: nodeTests.status === 0 };
+}
+
+const NODE_TESTS = 'node, reliability and rooms tests';
+
+/** What failed on a line, in words: empty when everything it ran passed. */
+function lineFailures(outcome) {
+  return [...(outcome.e2e ? [] : ['end-to-end tests']), ...(outcome.nodeTests === false ? [NODE_TESTS] : [])];
+}
+
+/** One line's result: each set of tests it ran, passed or FAILED. */
+function lineReport(outcome) {
+  const parts = [`end-to-end tests ${outcome.e2e ? 'passed' : 'FAILED'}`];
+  if (outcome.nodeTests !== undefined) parts.push(`${NODE_TESTS} ${outcome.nodeTests ? 'passed' : 'FAILED'}`);
+  return parts.join('; ');
 }
 
 /** `node scripts/e2e.js 5` runs only the lines whose label mentions "5"; no argument runs all. */
@@ -217,12 +237,13 @@ function main(filter) {
   for (const line of lines) {
     const started = Date.now();
     const prepared = { ...line, ...line.prepare?.() };
-    const passed = runLine(prepared, tarball);
+    const outcome = runLine(prepared, tarball);
+    const failures = lineFailures(outcome);
     // The time per line tells what each line adds to `npm test`.
     console.log(
-      `=== ${passed ? 'Passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s: ${prepared.label}`,
+      `=== ${failures.length === 0 ? 'Passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s: ${prepared.label} (${lineReport(outcome)})`,
     );
-    if (!passed) failed.push(prepared.label);
+    if (failures.length > 0) failed.push(`${prepared.label} (${failures.join(' and ')})`);
   }
   console.log(
     failed.length === 0 ? '\nEnd-to-end: every line passed.' : `\nEnd-to-end FAILED on: ${failed.join('; ')}`,
@@ -230,4 +251,6 @@ function main(filter) {
   return failed.length === 0 ? 0 : 1;
 }
 
-process.exitCode = main(process.argv[2]);
+if (require.main === module) process.exitCode = main(process.argv[2]);
+
+module.exports = { lineFailures, lineReport, runLine };

@@ -25,6 +25,8 @@ const MAX_DEMO_DIRS = 9;
 const DEMO_CREDENTIAL_SECRET = 'conference-audio-demo-only';
 const DEVICE_TYPE = 'conference-audio-device';
 const BROKER_TYPE = 'mqtt-broker';
+// Inside the demo's user directory: the simulator's key and certificate, kept from one start to the next.
+const SIMULATOR_STATE_DIR = 'simulator';
 
 /** The example flows in menu order: `{ file, title, nodes }`. */
 function loadExamples(examplesDir = path.join(root, 'examples')) {
@@ -144,24 +146,40 @@ async function freePort(preferred) {
   return port;
 }
 
-async function startSimulatorOnFreePort(preferred) {
-  const { startSimulator } = require(path.join(root, 'dist', 'simulator'));
+/**
+ * The simulator with the certificate kept in `stateDir`, so a restart keeps its fingerprint and the
+ * demo's Node-RED, which pinned it, still trusts it. `renew` replaces the kept one.
+ */
+async function startSimulatorOnFreePort(preferred, stateDir, renew = false) {
+  const { keptCertificate, startSimulator } = require(path.join(root, 'dist', 'simulator'));
+  const kept = await keptCertificate(stateDir, '127.0.0.1', { renew });
+  const tls = { key: kept.certificate.key, cert: kept.certificate.cert };
   try {
-    return await startSimulator({ port: preferred });
+    return { simulator: await startSimulator({ port: preferred, tls }), kept };
   } catch (error) {
     if (error?.code !== 'EADDRINUSE') throw error;
-    return startSimulator({ port: 0 });
+    return { simulator: await startSimulator({ port: 0, tls }), kept };
   }
 }
 
 async function startBroker(preferred) {
   const { Aedes } = require('aedes');
   const broker = await Aedes.createBroker();
-  const server = net.createServer(broker.handle);
+  const sockets = new Set();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    broker.handle(socket);
+  });
   const port = await listenOnFreePort(server, preferred);
+  // server.close waits for every connection to end, and a client such as `npx mqtt sub` never ends its
+  // own: the broker disconnects its clients first, and any socket still open (one that never sent
+  // CONNECT) is destroyed, so the close cannot hang.
   const close = async () => {
-    await new Promise((resolve) => server.close(() => resolve()));
+    const closed = new Promise((resolve) => server.close(() => resolve()));
     await new Promise((resolve) => broker.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    await closed;
   };
   return { port, close };
 }
@@ -350,7 +368,12 @@ async function main() {
     execFileSync(process.execPath, [path.join(root, 'scripts', 'build.js')], { stdio: 'inherit' });
   }
 
-  const simulator = await startSimulatorOnFreePort(8443);
+  const renewCertificate = process.argv.slice(2).includes('--new-certificate');
+  const { simulator, kept } = await startSimulatorOnFreePort(
+    8443,
+    path.join(userDir, SIMULATOR_STATE_DIR),
+    renewCertificate,
+  );
   stoppers.push(() => simulator.close());
   if (stopping) return;
   const broker = await startBroker(1883);
@@ -424,6 +447,7 @@ async function main() {
       `  Home Assistant     point its MQTT integration at the broker (example 12); its configs: npx mqtt sub -h 127.0.0.1 -p ${broker.port} -t 'homeassistant/#' -v`,
       `  Device simulator   ${simulator.url}   (account general, blank password)`,
       `                     certificate SHA-256 ${simulator.fingerprint256}`,
+      `                     ${kept.origin === 'kept' ? 'kept' : 'new, saved'} in ${shownPath(path.dirname(kept.certificateFile))}/ (npm start -- --new-certificate makes a new one)`,
       `  Change the zones   curl -k -X PUT ${simulator.url}/_simulator/zones -H 'content-type: application/json' -d '[]'`,
       `  Place the talker   curl -k -X PUT ${simulator.url}/_simulator/talker -d '{"x":0,"y":1800}'   ({"mode":"walk"} walks again)`,
       `The flows are written fresh at each start (${shownPath(path.join(userDir, 'flows.json'))}): export what you want to keep.`,
@@ -435,7 +459,10 @@ async function main() {
 
 if (require.main === module) {
   main().catch((error) => {
-    console.error(error);
+    // A broken kept certificate is the user's to replace, not a crash: say how.
+    if (error?.code === 'SIMULATOR_CERTIFICATE_STORE') {
+      console.error(error.message.replace('--new-certificate', 'npm start -- --new-certificate'));
+    } else console.error(error);
     process.exit(1);
   });
 }

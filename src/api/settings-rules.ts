@@ -29,6 +29,11 @@ export const DEVICE_DEFAULTS = {
 export const MAX_TIMER_MS = 2_147_483_647;
 /** MAX_TIMER_MS in whole seconds, for properties given in seconds. */
 export const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
+/**
+ * The longest delay in milliseconds a flow or a dialog may give: the active zone's hold and release, and
+ * the device's camera switching wait times a control node writes (the active zone follows those).
+ */
+export const MAX_DELAY_MS = MAX_TIMER_MS;
 
 /** A timeout in the unit of the Timeout setting, seconds (`10 s`, `0.5 s`), as messages report it. */
 export function timeoutText(timeoutMs: number): string {

@@ -3,15 +3,17 @@
  * The device takes only the complete object, so a change of one or two of them is merged with the values
  * last read before it is sent.
  */
+import { MAX_DELAY_MS } from '../api/settings-rules';
 import { controlError, invalidInput } from './errors';
 import { isJsonObject, type JsonObject, shown } from './json';
+import { checkForwardable } from './validate';
 
 export const CAMERA_INPUT_PORTS = ['HDMI', 'USB1', 'USB2'] as const;
 export type CameraInputPort = (typeof CAMERA_INPUT_PORTS)[number];
 
 export const SWITCHING_DEFAULTS_KEY = 'cameraSwitcherDefaults';
 
-/** The three keys, each with what it must be; wait times are whole milliseconds. */
+/** The three keys, each with what it must be; wait times are whole milliseconds the active zone can follow. */
 const DEFAULTS_RULES = {
   defaultCameraInputPort: (value: unknown) =>
     typeof value === 'string' && (CAMERA_INPUT_PORTS as readonly string[]).includes(value)
@@ -25,9 +27,9 @@ export type SwitchingDefaultsKey = keyof typeof DEFAULTS_RULES;
 export const SWITCHING_DEFAULTS_KEYS = Object.keys(DEFAULTS_RULES) as SwitchingDefaultsKey[];
 
 function waitTimeProblem(value: unknown): string | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_DELAY_MS
     ? undefined
-    : 'must be a whole number of milliseconds, 0 or more';
+    : `must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`;
 }
 
 function isDefaultsKey(name: string): name is SwitchingDefaultsKey {
@@ -49,6 +51,7 @@ export function validateSwitchingDefaults(change: unknown): JsonObject {
     const problem = DEFAULTS_RULES[name](value);
     if (problem !== undefined) throw invalidInput(`${name} ${problem}; got ${shown(value)}`);
   }
+  checkForwardable(change, 'The switching defaults');
   return change;
 }
 

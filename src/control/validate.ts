@@ -8,7 +8,41 @@ import type { DeviceError } from '../errors';
 import { AUDIO_FIELDS, type AudioFieldRule, describeRule, isAudioFieldName } from './audio-fields';
 import { controlError, invalidInput } from './errors';
 import { compareFirmware, type FirmwareVersion, formatFirmware, parseFirmwareVersion } from './firmware';
-import { isJsonObject, type JsonObject, shown } from './json';
+import { isJsonObject, type JsonObject, jsonFlaw, shown } from './json';
+
+/** The most a write may weigh as JSON: far above any real settings object, small enough to refuse a flood. */
+export const MAX_WRITE_BYTES = 64 * 1024;
+
+/**
+ * INVALID_INPUT unless `value` can go to the device as it is: JSON of at most MAX_WRITE_BYTES, with no
+ * key that reaches a prototype (`__proto__`, `constructor`, `prototype`) and no NaN or Infinity, which
+ * JSON would turn into null unseen. `subject` names the write in the message ("The audio write").
+ */
+export function checkForwardable(value: JsonObject, subject: string): void {
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    throw invalidInput(
+      `${subject} cannot be written as JSON: it holds a circular reference, a BigInt or nesting too deep`,
+    );
+  }
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes > MAX_WRITE_BYTES) {
+    throw invalidInput(`${subject} is ${bytes} bytes as JSON; at most ${MAX_WRITE_BYTES} are sent`);
+  }
+  const flaw = jsonFlaw(value);
+  if (flaw?.reason === 'unsafe key') {
+    throw invalidInput(
+      `${subject} holds the key "${flaw.found}" (at ${flaw.path}), which is never sent: a merge could change an object's prototype with it`,
+    );
+  }
+  if (flaw?.reason === 'not finite') {
+    throw invalidInput(
+      `${subject} has ${flaw.found} at ${flaw.path}, which JSON cannot carry; give a finite number`,
+    );
+  }
+}
 
 /** Why `value` breaks `rule`, or undefined when it keeps it. A whole-valued number such as 2.0 is an integer. */
 export function ruleProblem(rule: AudioFieldRule, value: unknown): string | undefined {
@@ -71,6 +105,7 @@ export function validateAudioWrite(fields: unknown, firmwareVersion?: string): J
     const problem = ruleProblem(field.rule, value);
     if (problem !== undefined) throw invalidInput(`${name} ${problem}; got ${shown(value)}`);
   }
+  checkForwardable(fields, 'The audio write');
   for (const name of Object.keys(fields)) {
     if (!isAudioFieldName(name)) continue;
     const field: { floor: FirmwareVersion; ceiling?: FirmwareVersion } = AUDIO_FIELDS[name];

@@ -8,7 +8,13 @@ import type * as Sim from './types';
 export type CliParseResult =
   | { kind: 'help' }
   | { kind: 'error'; message: string }
-  | { kind: 'run'; options: Sim.SimulatorOptions };
+  | { kind: 'run'; options: Sim.SimulatorOptions; certificate?: CertificateChoice };
+
+/** Where the certificate is kept (`--state-dir`), and whether to replace it (`--new-certificate`). */
+export interface CertificateChoice {
+  stateDir: string;
+  renew: boolean;
+}
 
 /** The flag of each option, to name it in a refusal. */
 const FLAG_OF: Partial<Record<keyof Sim.SimulatorOptions, string>> = {
@@ -39,18 +45,35 @@ class FlagError extends Error {}
 /** Turns command-line arguments into simulator options, checked by the same rules as the library's. Never throws. */
 export function parseCliArguments(argv: readonly string[]): CliParseResult {
   let options: Sim.SimulatorOptions;
+  let certificate: CertificateChoice | undefined;
   try {
     const { values } = parseFlags(argv);
     if (values.help === true) return { kind: 'help' };
     options = optionsOf(values);
     validateOptions(options);
+    certificate = certificateChoice(values);
   } catch (error) {
     if (error instanceof OptionError) {
       return { kind: 'error', message: `--${FLAG_OF[error.option] ?? error.option} ${error.problem}` };
     }
     return { kind: 'error', message: (error as Error).message };
   }
-  return { kind: 'run', options };
+  return { kind: 'run', options, ...(certificate === undefined ? {} : { certificate }) };
+}
+
+function certificateChoice(values: FlagValues): CertificateChoice | undefined {
+  const stateDir = values['state-dir'];
+  const renew = values['new-certificate'] === true;
+  if (stateDir === undefined) {
+    if (renew) {
+      throw new FlagError(
+        '--new-certificate needs --state-dir: without it every start makes a new certificate',
+      );
+    }
+    return undefined;
+  }
+  if (stateDir.trim() === '') throw new FlagError('--state-dir needs a folder');
+  return { stateDir, renew };
 }
 
 type FlagValues = ReturnType<typeof parseFlags>['values'];
@@ -206,6 +229,8 @@ function parseFlags(argv: readonly string[]) {
       'volume-step': text,
       'write-answer': text,
       'bodyless-events': text,
+      'state-dir': text,
+      'new-certificate': flag,
       help: { type: 'boolean', short: 'h' },
     },
   });

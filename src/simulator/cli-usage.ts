@@ -4,8 +4,9 @@ export const DEFAULT_CLI_PORT = 8443;
 
 export const USAGE = `Usage: conference-audio-simulator [options]
 
-A stand-in for a conferencing audio device's local HTTPS API, with a new
-self-signed certificate at every start.
+A stand-in for a conferencing audio device's local HTTPS API, with a
+self-signed certificate: a new one at every start, or with --state-dir the
+same one from start to start, so a client's pinned fingerprint keeps matching.
 
 Options:
   --host <address>          listen address (default 127.0.0.1)
@@ -51,6 +52,10 @@ Options:
   --write-answer <empty-object|empty-body|echo>
                             what a successful write answers (default empty-object: {})
   --bodyless-events <names> change events sent without a body, comma-separated
+  --state-dir <folder>      keep the key and certificate in this folder (simulator-key.pem,
+                            owner-only, and simulator-cert.pem) and use them again at the next
+                            start; a new pair is made when none is there or it has expired
+  --new-certificate         with --state-dir: replace the kept key and certificate
   --help                    show this help
 
 Controls for tests and demos: GET <url>/_simulator/state and the other

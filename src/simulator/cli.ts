@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { parseCliArguments } from './cli-options';
+import { CertificateStoreError, type KeptCertificate, keptCertificate } from './certificate-store';
+import { type CertificateChoice, parseCliArguments } from './cli-options';
 import { DEFAULT_CLI_PORT, USAGE } from './cli-usage';
 import { type DeviceSimulator, startSimulator } from './simulator';
 import { ZonesFileError } from './zones';
@@ -19,13 +20,14 @@ const consoleOutput: CliOutput = {
 };
 
 /** What a user sees at start. Says whether each password is blank or set, never the password itself. */
-export function describeSimulator(simulator: DeviceSimulator): string[] {
+export function describeSimulator(simulator: DeviceSimulator, kept?: KeptCertificate): string[] {
   const state = simulator.getState();
   const zoneCount = Array.isArray(state.zones) ? String(state.zones.length) : 'not an array';
   return [
     'Conference audio device simulator',
     `  URL:          ${simulator.url}`,
     `  Fingerprint:  SHA-256 ${simulator.fingerprint256}`,
+    ...(kept === undefined ? [] : [certificateLine(kept)]),
     `  Model:        ${state.model} (firmware ${state.firmwareVersion}, ${state.firmware}${state.firmware === 'layout' ? `, ${state.layoutSpelling} spelling` : ''})`,
     `  Vendor word:  ${state.vendor} (headers ${state.vendor}-Client-Id, ${state.vendor}-Client-Version)`,
     `  Accounts:     general password ${state.accounts.general}, admin password ${state.accounts.admin}`,
@@ -35,6 +37,20 @@ export function describeSimulator(simulator: DeviceSimulator): string[] {
     `  Controls:     ${simulator.url}/_simulator/state`,
     'Press Ctrl+C to stop.',
   ];
+}
+
+function certificateLine(kept: KeptCertificate): string {
+  return kept.origin === 'kept'
+    ? `  Certificate:  kept in ${kept.certificateFile}`
+    : `  Certificate:  new (${kept.reason ?? 'none kept'}), saved in ${kept.certificateFile}`;
+}
+
+async function certificateFor(
+  choice: CertificateChoice | undefined,
+  host: string | undefined,
+): Promise<KeptCertificate | undefined> {
+  if (choice === undefined) return undefined;
+  return keptCertificate(choice.stateDir, host ?? '127.0.0.1', { renew: choice.renew });
 }
 
 /**
@@ -56,16 +72,20 @@ export async function main(
     return { exitCode: EXIT_USAGE };
   }
   let simulator: DeviceSimulator;
+  let kept: KeptCertificate | undefined;
   try {
-    simulator = await startSimulator(parsed.options);
+    kept = await certificateFor(parsed.certificate, parsed.options.host);
+    const tls = kept === undefined ? {} : { tls: { key: kept.certificate.key, cert: kept.certificate.cert } };
+    simulator = await startSimulator({ ...parsed.options, ...tls });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const usageProblem = error instanceof TypeError || error instanceof ZonesFileError;
+    const usageProblem =
+      error instanceof TypeError || error instanceof ZonesFileError || error instanceof CertificateStoreError;
     output.err(`conference-audio-simulator: ${(error as Error).message}`);
     if (code === 'EADDRINUSE') output.err('Choose another --port.');
     return { exitCode: usageProblem ? EXIT_USAGE : 1 };
   }
-  for (const line of describeSimulator(simulator)) output.out(line);
+  for (const line of describeSimulator(simulator, kept)) output.out(line);
   return { exitCode: 0, simulator };
 }
 

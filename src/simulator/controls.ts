@@ -114,13 +114,13 @@ export async function handleControl(
   response: ServerResponse,
   path: string,
 ): Promise<void> {
-  const control = CONTROLS[path];
+  const control = Object.hasOwn(CONTROLS, path) ? CONTROLS[path] : undefined;
   if (control === undefined) {
     sendJson(response, 404, { errors: [{ message: 'Not found' }] });
     return;
   }
   const method = request.method ?? '';
-  const handler = control[method];
+  const handler = Object.hasOwn(control, method) ? control[method] : undefined;
   if (handler === undefined) {
     response.setHeader('Allow', Object.keys(control).join(', '));
     sendJson(response, 405, { errors: [{ message: 'Method not allowed' }] });

@@ -7,7 +7,7 @@ export type ControlTable = Record<string, Partial<Record<string, ControlHandler>
 
 /** `{key: value}` or the bare value. */
 function member(body: unknown, key: string): unknown {
-  return isRecord(body) && key in body ? body[key] : body;
+  return isRecord(body) && Object.hasOwn(body, key) ? body[key] : body;
 }
 
 function object(body: unknown): Record<string, unknown> {

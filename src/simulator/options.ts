@@ -139,6 +139,6 @@ export function checkOption<K extends keyof SimulatorOptions>(name: K, value: Si
 export function validateOptions(options: SimulatorOptions): void {
   // Unknown keys are ignored, as they always were: a caller may pass options of a newer version.
   for (const name of Object.keys(options) as (keyof SimulatorOptions)[]) {
-    if (name in CHECKS) checkOption(name, options[name]);
+    if (Object.hasOwn(CHECKS, name)) checkOption(name, options[name]);
   }
 }

@@ -29,7 +29,15 @@ export class RequestLog {
   record(record: RecordedRequest): void {
     this.requests.push(record);
     if (this.requests.length > MAX_RECORDED_REQUESTS) this.requests.shift();
-    this.counters.requestsByPath[record.path] = (this.counters.requestsByPath[record.path] ?? 0) + 1;
+    // The client chose the path: `constructor` or `__proto__` is counted as its own key, not found on Object.
+    const counts = this.counters.requestsByPath;
+    const before = Object.hasOwn(counts, record.path) ? (counts[record.path] ?? 0) : 0;
+    Object.defineProperty(counts, record.path, {
+      value: before + 1,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
   }
 
   /** A copy: later requests do not change it. `resetRecords` does not reset the raw counts. */

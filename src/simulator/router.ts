@@ -119,7 +119,8 @@ export class Router {
       sendError(exchange, 403, ['Forbidden']);
       return;
     }
-    const handler = route.methods[request.method ?? ''];
+    const method = request.method ?? '';
+    const handler = Object.hasOwn(route.methods, method) ? route.methods[method] : undefined;
     if (handler === undefined) {
       response.setHeader('Allow', Object.keys(route.methods).join(', '));
       sendError(exchange, 405, ['Method not allowed']);
@@ -129,7 +130,7 @@ export class Router {
   }
 
   #find(path: string): { route: Route; params: Record<string, string> } | undefined {
-    const exact = this.routes[path];
+    const exact = Object.hasOwn(this.routes, path) ? this.routes[path] : undefined;
     if (exact !== undefined && !path.includes('{')) return { route: exact, params: {} };
     for (const { pattern, names, route } of this.#patterns) {
       const match = pattern.exec(path);

@@ -85,19 +85,15 @@ export function spellZones(zones: unknown, spelling: LayoutSpelling): unknown {
 
 function spellZone(zone: unknown, spelling: Exclude<LayoutSpelling, 'mixed'>): unknown {
   if (!isRecord(zone) || spelling === 'spec') return zone;
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(zone)) {
-    if (spelling === 'type-string' && key === 'types' && Array.isArray(value)) {
-      copy.type = value[0];
-    } else if (spelling === 'zoneId' && key === 'id') {
-      copy.zoneId = value;
-    } else if (spelling === 'ZoneLabel' && key === 'label') {
-      copy.ZoneLabel = value;
-    } else {
-      copy[key] = value;
-    }
-  }
-  return copy;
+  // Entries, not assignments: a zone's key `__proto__` stays a key instead of becoming the copy's prototype.
+  return Object.fromEntries(
+    Object.entries(zone).map(([key, value]): [string, unknown] => {
+      if (spelling === 'type-string' && key === 'types' && Array.isArray(value)) return ['type', value[0]];
+      if (spelling === 'zoneId' && key === 'id') return ['zoneId', value];
+      if (spelling === 'ZoneLabel' && key === 'label') return ['ZoneLabel', value];
+      return [key, value];
+    }),
+  );
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

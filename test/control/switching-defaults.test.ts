@@ -1,4 +1,5 @@
 import should from 'should';
+import { MAX_DELAY_MS } from '../../src/api/settings-rules';
 import { mergeSwitchingDefaults, validateSwitchingDefaults } from '../../src/control';
 import { thrown } from './helpers';
 
@@ -48,6 +49,41 @@ describe('control/switching-defaults: the complete object the device takes', () 
       );
     }
   });
+
+  it('takes a wait time up to the longest delay the active zone node accepts', () => {
+    should(validateSwitchingDefaults({ zonesTriggerWaitTime: MAX_DELAY_MS })).eql({
+      zonesTriggerWaitTime: MAX_DELAY_MS,
+    });
+  });
+
+  it('refuses a wait time beyond it, such as 1e300, naming the bound', () => {
+    for (const tooLong of [MAX_DELAY_MS + 1, 1e300]) {
+      const error = thrown(() => validateSwitchingDefaults({ switchToDefaultWaitTime: tooLong }));
+      should(error.code).equal('INVALID_INPUT');
+      should(error.message).match(new RegExp(`from 0 to ${MAX_DELAY_MS}`));
+    }
+  });
+
+  it('names NaN and Infinity as such, not as null', () => {
+    should(thrown(() => validateSwitchingDefaults({ zonesTriggerWaitTime: Number.NaN })).message).match(
+      /got NaN$/,
+    );
+    should(thrown(() => validateSwitchingDefaults({ zonesTriggerWaitTime: Infinity })).message).match(
+      /got Infinity$/,
+    );
+  });
+
+  for (const key of ['__proto__', 'constructor', 'prototype']) {
+    it(`refuses the key ${key}, at the top or deeper, sending nothing`, () => {
+      const top = JSON.parse(`{"zonesTriggerWaitTime": 250, "${key}": {"polluted": true}}`);
+      const deeper = JSON.parse(`{"futureKey": {"${key}": {"polluted": true}}}`);
+      for (const change of [top, deeper]) {
+        const error = thrown(() => validateSwitchingDefaults(change));
+        should(error.code).equal('INVALID_INPUT');
+        should(error.message).match(new RegExp(`"${key}"`));
+      }
+    });
+  }
 
   it('refuses an empty change', () => {
     should(thrown(() => validateSwitchingDefaults({})).code).equal('INVALID_INPUT');

@@ -1,5 +1,6 @@
 import should from 'should';
 import { AUDIO_FIELDS, parseControlAction, validateAudioWrite } from '../../src/control';
+import { MAX_WRITE_BYTES } from '../../src/control/validate';
 import { thrown } from './helpers';
 
 describe('control/validate: an audio write is checked before it is sent', () => {
@@ -112,6 +113,66 @@ describe('control/validate: an audio write is checked before it is sent', () => 
       .filter(([, field]) => !field.writable)
       .map(([name]) => name);
     should(readOnly).eql(['speakerVolume']);
+  });
+});
+
+describe('control/validate: nothing unsafe is forwarded in an audio write', () => {
+  /** An object with `key` as its own property, as JSON.parse makes one from a flow's text. */
+  const ownKey = (key: string) => JSON.parse(`{"${key}": {"polluted": true}}`);
+
+  for (const key of ['__proto__', 'constructor', 'prototype']) {
+    it(`refuses the key ${key} at the top, naming it`, () => {
+      const error = thrown(() => validateAudioWrite({ speakerBassLevel: 50, ...ownKey(key) }));
+      should(error.code).equal('INVALID_INPUT');
+      should(error.message).match(new RegExp(`"${key}"`));
+    });
+
+    it(`refuses the key ${key} deep inside an unknown field, naming where`, () => {
+      const fields = { futureSetting: { list: [1, ownKey(key)] } };
+      const error = thrown(() => validateAudioWrite(fields));
+      should(error.code).equal('INVALID_INPUT');
+      should(error.message).match(new RegExp(`futureSetting\\.list\\[1\\]\\.${key}`));
+    });
+  }
+
+  it('takes a write of 64 KiB and refuses one byte more, giving its size', () => {
+    const weighing = (bytes: number) => ({
+      futureSetting: 'x'.repeat(bytes - '{"futureSetting":""}'.length),
+    });
+    should(validateAudioWrite(weighing(MAX_WRITE_BYTES))).be.an.Object();
+    const error = thrown(() => validateAudioWrite(weighing(MAX_WRITE_BYTES + 1)));
+    should(error.code).equal('INVALID_INPUT');
+    should(error.message)
+      .match(/65537 bytes/)
+      .and.match(/65536/);
+  });
+
+  it('counts the bytes, not the characters, of the write', () => {
+    const error = thrown(() => validateAudioWrite({ futureSetting: 'é'.repeat(MAX_WRITE_BYTES / 2) }));
+    should(error.code).equal('INVALID_INPUT');
+  });
+
+  it('refuses a write JSON cannot hold: a circular object', () => {
+    const circular: Record<string, unknown> = { speakerBassLevel: 50 };
+    circular.self = circular;
+    should(thrown(() => validateAudioWrite(circular)).message).match(/circular/);
+  });
+
+  it('refuses a value nested thousands deep without overflowing the stack', () => {
+    let deep: unknown = 1;
+    for (let level = 0; level < 100_000; level += 1) deep = [deep];
+    should(thrown(() => validateAudioWrite({ futureSetting: deep })).code).equal('INVALID_INPUT');
+  });
+
+  it('names NaN and Infinity in a known field, not null', () => {
+    should(thrown(() => validateAudioWrite({ speakerTrebleLevel: Number.NaN })).message).match(/got NaN$/);
+    should(thrown(() => validateAudioWrite({ microphoneGain: -Infinity })).message).match(/got -Infinity$/);
+  });
+
+  it('refuses NaN and Infinity in an unknown field, which JSON would send as null', () => {
+    const error = thrown(() => validateAudioWrite({ futureSetting: { level: Infinity } }));
+    should(error.code).equal('INVALID_INPUT');
+    should(error.message).match(/Infinity at futureSetting\.level/);
   });
 });
 

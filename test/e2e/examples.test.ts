@@ -186,6 +186,43 @@ async function publishCommand(port: number, topic: string, payload: string): Pro
   }
 }
 
+/**
+ * The examples whose checks count the device requests they caused: each gets its own copy of the shared
+ * device config with a client id of its own, so the polls of the other examples (the state nodes of
+ * examples 10 to 12 read the audio every few seconds) are not counted with its requests.
+ */
+const OWN_CLIENT_IDS: Record<string, string> = { '01': 'e2e-example-01', '05': 'e2e-example-05' };
+
+/** `flows` with each example of OWN_CLIENT_IDS on a device config of its own, sending its own client id. */
+function withOwnClientIds(flows: FlowNode[], examples: Example[]): FlowNode[] {
+  const copies: FlowNode[] = [];
+  const result = flows.map((node) => {
+    for (const [prefix, clientId] of Object.entries(OWN_CLIENT_IDS)) {
+      const example = examples.find((candidate) => candidate.file.startsWith(prefix));
+      if (example === undefined || node.z !== tabOf(example).id || typeof node.device !== 'string') continue;
+      const ownId = `${node.device}-${prefix}`;
+      if (!copies.some((copy) => copy.id === ownId)) {
+        const shared = flows.find((candidate) => candidate.id === node.device);
+        if (shared === undefined) throw new Error(`no device config ${node.device} in the flows`);
+        copies.push({ ...shared, id: ownId, name: `${shared.name ?? 'device'} (${clientId})`, clientId });
+      }
+      return { ...node, device: ownId };
+    }
+    return node;
+  });
+  return [...result, ...copies];
+}
+
+/** The device requests one example made, told apart by the client id header its device config sends. */
+function requestsOf(simulator: DeviceSimulator, prefix: string, path: string) {
+  const clientId = OWN_CLIENT_IDS[prefix];
+  return simulator.requests.filter(
+    (request) =>
+      request.path === path &&
+      request.headers[`${simulator.getState().vendor.toLowerCase()}-client-id`] === clientId,
+  );
+}
+
 const ROOM_COMMANDS = 'rooms/demo-room/set';
 const ROOM_STATE = 'rooms/demo-room/state';
 
@@ -306,12 +343,15 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
   });
 
   it('deploys every example flow pointed at the simulator and the broker', async () => {
-    const flows = demo.buildDemoFlows(examples, {
-      devicePort: simulator.port,
-      brokerPort,
-      nodeRedPort: Number(new URL(running().url).port),
-      inlineCredentials: true,
-    });
+    const flows = withOwnClientIds(
+      demo.buildDemoFlows(examples, {
+        devicePort: simulator.port,
+        brokerPort,
+        nodeRedPort: Number(new URL(running().url).port),
+        inlineCredentials: true,
+      }),
+      examples,
+    );
     await deployFlows(running(), flows);
     const answer = await running().request('/flows', { headers: { accept: 'application/json' } });
     const deployed = (await answer.json()) as FlowNode[];
@@ -468,7 +508,8 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
   });
 
   it('reads and patches the audio resource through device requests', async () => {
-    const audioRequests = () => simulator.requests.filter((request) => request.path === '/api/v1/audio');
+    // Example 5's own: the state nodes of examples 10 to 12 read the audio too, at any time.
+    const audioRequests = () => requestsOf(simulator, '05', '/api/v1/audio');
     const before = audioRequests().length;
     await fireInject(running(), findNode(examples, '05', 'read audio').id);
     await fireInject(running(), findNode(examples, '05', 'mute').id);
@@ -494,9 +535,18 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
     const errorsBefore = ourWarningsAndErrors(running().output()).length;
     const failedRead = /\[debug:device error\].*GET \/api\/v1\/audio/g;
     const linesBefore = countMatches(running().output(), failedRead);
+    const readsBefore = requestsOf(simulator, '05', '/api/v1/audio').length;
     simulator.setFault({ kind: 'status', status: 500, path: '/api/v1/audio' });
     try {
       await fireInject(running(), findNode(examples, '05', 'read audio').id);
+      // Example 5's own read got the fault: the state nodes of examples 10 to 12 read the audio too.
+      await probeUntil("example 5's read answered 500", () =>
+        requestsOf(simulator, '05', '/api/v1/audio')
+          .slice(readsBefore)
+          .some((request) => request.status === 500)
+          ? true
+          : undefined,
+      );
       await probeUntil('the failed read from the Catch path in the log', () =>
         countMatches(running().output(), failedRead) > linesBefore ? true : undefined,
       );
@@ -544,15 +594,23 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
       30000,
     );
 
-    // More reads of the unchanged zones must report nothing more.
-    const zoneReads = () => simulator.counters.requestsByPath['/api/v1/room/zones'] ?? 0;
-    const readsSoFar = zoneReads();
+    // More reads of the unchanged zones must report nothing more. Example 1's own reads: the other
+    // examples read the zones too, and their reads say nothing of what example 1 published.
+    const zoneReads = () => requestsOf(simulator, '01', '/api/v1/room/zones');
+    const readsSoFar = zoneReads().length;
     await fireInject(running(), findNode(examples, '01', 'read after deploy').id);
     await probeUntil(
-      'two more zone reads (an injected one and a poll)',
-      () => (zoneReads() >= readsSoFar + 2 ? true : undefined),
+      "example 1's injected zone read, answered",
+      () =>
+        zoneReads()
+          .slice(readsSoFar)
+          .some((request) => request.status === 200)
+          ? true
+          : undefined,
       30000,
     );
+    // Time for an answer already read to reach the broker, as a poll of the other examples gave before.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     await running().request('/zones');
 
     const listMessages = live.messages.slice(liveStart).filter((m) => m.topic === ROOM_TOPIC);
@@ -622,6 +680,7 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
   it('refuses a wrong command value through the Catch path, and writes nothing (example 11)', async () => {
     const refusals = /\[debug:device error\].*microphoneMute/g;
     const linesBefore = countMatches(running().output(), refusals);
+    // Every client's writes, on purpose: no example writes unasked, so any write here would be this one.
     const writesBefore = simulator.requests.filter((request) => request.method === 'PATCH').length;
     await publishCommand(brokerPort, `${ROOM_COMMANDS}/microphoneMute`, '"loud"');
     await probeUntil('the refusal from the Catch path in the log', () =>
@@ -691,5 +750,34 @@ describe('example flows in a real Node-RED (end-to-end)', function () {
 
   it('logs no warning or error from this package or its example flows', () => {
     should(ourWarningsAndErrors(running().output())).eql([]);
+  });
+});
+
+describe('example 4 in the debug sidebar', () => {
+  const example = demo.loadExamples().find((candidate) => candidate.file.startsWith('04'));
+  const nodes = example?.nodes ?? [];
+  const debugNodes = nodes.filter((node) => node.type === 'debug');
+  /** The nodes wired into `target`. */
+  const feeding = (target: FlowNode) =>
+    nodes.filter((node) =>
+      ((node.wires as string[][] | undefined) ?? []).some((output) => output.includes(target.id)),
+    );
+
+  it('has debug nodes to check', () => {
+    should(debugNodes).not.be.empty();
+  });
+
+  it('writes nothing to the terminal: no debug node has its console output on', () => {
+    should(
+      debugNodes.filter((node) => node.console === true || node.console === 'true').map((node) => node.name),
+    ).eql([]);
+  });
+
+  it('shows each change of shot once: besides errors, the sidebar gets the preset through a filter that passes changes only', () => {
+    const toSidebar = debugNodes.filter((node) => node.tosidebar !== false && node.active !== false);
+    should(toSidebar.map((node) => node.name)).eql(['camera preset', 'device error']);
+    const [preset] = toSidebar as [FlowNode];
+    const filters = feeding(preset);
+    should(filters.map((node) => [node.type, node.func, node.property])).eql([['rbe', 'rbe', 'preset']]);
   });
 });

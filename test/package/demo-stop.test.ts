@@ -10,6 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connectAsync } from 'mqtt';
 import should from 'should';
 import { plainEnvironment } from '../../scripts/plain-environment';
 import { until } from '../support/wait';
@@ -132,25 +133,61 @@ describe('stopping npm start', function () {
     { signal: 'SIGINT', to: 'npm' },
     { signal: 'SIGTERM', to: 'the demo' },
   ];
+  /** Waits for npm, and every process it started, to end; then nothing listens on the demo's ports. */
+  async function stoppedCompletely(running: RunningDemo): Promise<void> {
+    await until(
+      () => running.npm.exitCode !== null || running.npm.signalCode !== null,
+      () => `npm to exit; it wrote:\n${running.output()}`,
+      30000,
+    );
+    await until(
+      () => running.processes.every((pid) => !isAlive(pid)),
+      () => `every process npm start started to end; left: ${running.processes.filter(isAlive)}`,
+      30000,
+    );
+    const listening = [];
+    for (const port of running.ports) if (await isListening(port)) listening.push(port);
+    should(listening).eql([]);
+    should(running.output()).match(/Stopped\./);
+  }
+
+  it('stops everything on Ctrl-C while an outside MQTT client is subscribed to the broker', async () => {
+    demo = await startWithNpm(userDir);
+    const running = demo;
+    const [, brokerPort] = running.ports;
+    // As `npx mqtt sub` does: connected and subscribed; never reconnecting, so only the demo can end it.
+    const subscriber = await connectAsync({ host: '127.0.0.1', port: brokerPort, reconnectPeriod: 0 });
+    try {
+      await subscriber.subscribeAsync('rooms/#');
+      process.kill(running.npm.pid ?? -1, 'SIGINT');
+      await stoppedCompletely(running);
+    } finally {
+      await subscriber.endAsync(true);
+    }
+  });
+
+  it('keeps the simulator’s certificate when it is stopped and started again', async () => {
+    const fingerprint = (running: RunningDemo) =>
+      /certificate SHA-256 ([0-9A-F:]+)/.exec(running.output())?.[1];
+    const runOnce = async () => {
+      demo = await startWithNpm(userDir);
+      const running = demo;
+      process.kill(running.npm.pid ?? -1, 'SIGTERM');
+      await stoppedCompletely(running);
+      return fingerprint(running);
+    };
+    const first = await runOnce();
+    const second = await runOnce();
+    should(first).be.a.String();
+    should(second).equal(first);
+  });
+
   for (const { signal, to } of cases) {
     it(`stops everything it started on ${signal} sent to ${to}`, async () => {
       demo = await startWithNpm(userDir);
       const running = demo;
       process.kill(to === 'npm' ? (running.npm.pid ?? -1) : running.demoPid, signal);
-      await until(
-        () => running.npm.exitCode !== null || running.npm.signalCode !== null,
-        () => `npm to exit; it wrote:\n${running.output()}`,
-        30000,
-      );
-      await until(
-        () => running.processes.every((pid) => !isAlive(pid)),
-        () => `every process npm start started to end; left: ${running.processes.filter(isAlive)}`,
-        30000,
-      );
-      const listening = [];
-      for (const port of running.ports) if (await isListening(port)) listening.push(port);
-      should(listening).eql([]);
-      should(running.output()).match(/Stopped\./);
+      await stoppedCompletely(running);
     });
   }
 });

@@ -1,8 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect, type PeerCertificate } from 'node:tls';
 import should from 'should';
-import { type DeviceSimulator, startSimulator } from '../../src/simulator';
+import { type DeviceSimulator, keptCertificate, startSimulator } from '../../src/simulator';
+import { CERTIFICATE_FILE, KEY_FILE } from '../../src/simulator/certificate-store';
 
 function peerCertificate(
   port: number,
@@ -102,5 +106,40 @@ describe('simulator: certificate', () => {
     } finally {
       await kept.close();
     }
+  });
+});
+
+describe('simulator: a certificate kept in a folder', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'simulator-kept-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('makes a new one when the kept one has expired, and says so', async () => {
+    const first = await keptCertificate(dir, '127.0.0.1');
+    const yearsLater = new Date(Date.now() + 2 * 366 * 24 * 60 * 60 * 1000);
+    const next = await keptCertificate(dir, '127.0.0.1', { now: yearsLater });
+    should(next.origin).equal('new');
+    should(next.reason).match(/expired/);
+    should(next.certificate.fingerprint256).not.equal(first.certificate.fingerprint256);
+  });
+
+  it('refuses a key without its certificate, naming the missing file', async () => {
+    await keptCertificate(dir, '127.0.0.1');
+    await rm(join(dir, CERTIFICATE_FILE));
+    await should(keptCertificate(dir, '127.0.0.1')).be.rejectedWith(/simulator-cert\.pem is missing/);
+  });
+
+  it('refuses a certificate kept with another key', async () => {
+    await keptCertificate(dir, '127.0.0.1');
+    const other = await mkdtemp(join(tmpdir(), 'simulator-other-'));
+    try {
+      await keptCertificate(other, '127.0.0.1');
+      await writeFile(join(dir, KEY_FILE), await readFile(join(other, KEY_FILE), 'utf8'));
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+    await should(keptCertificate(dir, '127.0.0.1')).be.rejectedWith(/is not the key of/);
   });
 });

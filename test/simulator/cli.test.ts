@@ -1,9 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import should from 'should';
 import { Agent, request } from 'undici';
+import type { DeviceSimulator } from '../../src/simulator';
+import { CERTIFICATE_FILE, KEY_FILE } from '../../src/simulator/certificate-store';
 import { type CliOutput, main, parseCliArguments } from '../../src/simulator/cli';
 
 const cliPath = join(__dirname, '..', '..', 'src', 'simulator', 'cli.ts');
@@ -248,6 +252,69 @@ describe('simulator: command line', () => {
       } finally {
         await result.simulator?.close();
       }
+    });
+  });
+
+  describe('a certificate kept in --state-dir', () => {
+    let stateDir: string;
+    beforeEach(async () => {
+      stateDir = await mkdtemp(join(tmpdir(), 'simulator-state-'));
+    });
+    afterEach(() => rm(stateDir, { recursive: true, force: true }));
+
+    /** Starts and stops the simulator with `argv`; its fingerprint and what it printed. */
+    async function startOnce(...argv: string[]): Promise<{ fingerprint: string; printed: string }> {
+      const output = capture();
+      const result = await main(['--port', '0', '--state-dir', stateDir, ...argv], output);
+      should(result.exitCode).equal(0, output.errors.join('\n'));
+      const simulator = result.simulator as DeviceSimulator;
+      try {
+        const fingerprint = await peerFingerprint(simulator.url);
+        should(fingerprint).equal(simulator.fingerprint256);
+        return { fingerprint, printed: output.lines.join('\n') };
+      } finally {
+        await simulator.close();
+      }
+    }
+
+    it('gives the same certificate at a second start with the same folder', async () => {
+      const first = await startOnce();
+      const second = await startOnce();
+      should(second.fingerprint).equal(first.fingerprint);
+      should(first.printed).match(/Certificate:\s+new \(none kept\), saved in/);
+      should(second.printed).match(/Certificate:\s+kept in/);
+    });
+
+    it('makes a new certificate with --new-certificate, and keeps that one from then on', async () => {
+      const first = await startOnce();
+      const renewed = await startOnce('--new-certificate');
+      const after = await startOnce();
+      should(renewed.fingerprint).not.equal(first.fingerprint);
+      should(after.fingerprint).equal(renewed.fingerprint);
+    });
+
+    it('keeps the private key owner-only', async function () {
+      if (process.platform === 'win32') this.skip();
+      await startOnce();
+      should((await stat(join(stateDir, KEY_FILE))).mode & 0o777).equal(0o600);
+    });
+
+    it('refuses a kept certificate that is broken, naming the file and the way out, and replaces nothing', async () => {
+      await startOnce();
+      await writeFile(join(stateDir, CERTIFICATE_FILE), 'not a certificate');
+      const output = capture();
+      const result = await main(['--port', '0', '--state-dir', stateDir], output);
+      should(result.simulator).be.undefined();
+      should(result.exitCode).equal(2);
+      should(output.errors.join('\n'))
+        .match(/simulator-cert\.pem is not a PEM certificate/)
+        .and.match(/--new-certificate/);
+      should(await readFile(join(stateDir, CERTIFICATE_FILE), 'utf8')).equal('not a certificate');
+    });
+
+    it('refuses --new-certificate without --state-dir', () => {
+      const parsed = parseCliArguments(['--new-certificate']);
+      should(parsed.kind).equal('error');
     });
   });
 

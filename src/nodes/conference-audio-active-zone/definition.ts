@@ -7,7 +7,7 @@
  * `releaseUnit: 'ms'` with every active zone node since. So a node without `releaseUnit` (or with `'s'`)
  * has its release in seconds, and loads with the same timing it had.
  */
-import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from '../../api/settings-rules';
+import { MAX_DELAY_MS, MAX_TIMER_SECONDS } from '../../api/settings-rules';
 import { ANY_ZONE_TYPE } from '../../zones/active-zone';
 import { palette } from '../palette';
 import { readNonNegative, type Setting } from '../plain/node-settings';
@@ -56,13 +56,13 @@ export function readTiming(value: unknown): Timing {
 }
 
 export function readHold(value: unknown): Setting<number> {
-  return readNonNegative(value, ACTIVE_ZONE_DEFAULTS.holdMs, 'Hold', MAX_TIMER_MS);
+  return readNonNegative(value, ACTIVE_ZONE_DEFAULTS.holdMs, 'Hold', MAX_DELAY_MS);
 }
 
 /** The release in milliseconds, from `release` in the unit `releaseUnit` names. */
 export function readRelease(value: unknown, releaseUnit: unknown): Setting<number> {
   if (releaseUnitOf(releaseUnit) === 'ms') {
-    return readNonNegative(value, ACTIVE_ZONE_DEFAULTS.releaseMs, 'Release', MAX_TIMER_MS);
+    return readNonNegative(value, ACTIVE_ZONE_DEFAULTS.releaseMs, 'Release', MAX_DELAY_MS);
   }
   const seconds = readNonNegative(value, ACTIVE_ZONE_DEFAULTS.releaseMs / 1000, 'Release', MAX_TIMER_SECONDS);
   return seconds.ok
@@ -82,8 +82,8 @@ export function releaseInMs(value: unknown, releaseUnit: unknown): unknown {
 
 /** Whether a typed delay (ms) is one the runtime takes; blank is not (the dialog requires a value). */
 export function isDelayMs(value: unknown): boolean {
-  return String(value).trim() !== '' && readNonNegative(value, 0, 'Delay', MAX_TIMER_MS).ok;
+  return String(value).trim() !== '' && readNonNegative(value, 0, 'Delay', MAX_DELAY_MS).ok;
 }
 
-/** The longest delay a dialog field in milliseconds takes. */
-export const MAX_DELAY_MS = MAX_TIMER_MS;
+/** The longest delay a dialog field in milliseconds takes; control's switching defaults share it. */
+export { MAX_DELAY_MS };

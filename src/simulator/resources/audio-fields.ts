@@ -47,6 +47,11 @@ export const AUDIO_FIELDS: Readonly<Record<string, AudioField>> = {
   voiceAmplificationUsbOutputGainLevel: { rule: int(0, 40), floor: '2.0', initial: 10 },
 };
 
+/** The field of that name, or undefined: a name such as `constructor` is not a field, whatever Object has. */
+function audioField(name: string): AudioField | undefined {
+  return Object.hasOwn(AUDIO_FIELDS, name) ? AUDIO_FIELDS[name] : undefined;
+}
+
 export type AudioSettings = Record<string, boolean | number | string>;
 
 export const NO_SETTING = 'At least one valid control setting must be included.';
@@ -63,7 +68,7 @@ export function audioOnFirmware(audio: AudioSettings, firmwareVersion: string): 
 }
 
 function firmwareProblem(name: string, firmwareVersion: string): string | undefined {
-  const field = AUDIO_FIELDS[name];
+  const field = audioField(name);
   if (field === undefined) return undefined;
   if (!atLeast(firmwareVersion, field.floor)) return `Firmware version is < ${spelledFloor(field.floor)}.`;
   if (field.ceiling !== undefined && compareVersions(firmwareVersion, field.ceiling) > 0) {
@@ -99,7 +104,7 @@ export function patchAudio(
   if (!isRecord(patch) || Object.keys(patch).length === 0) return { ok: false, message: NO_SETTING };
   const next: AudioSettings = { ...current };
   for (const [name, value] of Object.entries(patch)) {
-    const field = AUDIO_FIELDS[name];
+    const field = audioField(name);
     const unsupported = `Unsupported Attributes: ${name}.`;
     if (field === undefined || field.readOnly === true) return { ok: false, message: unsupported };
     const problem = firmwareProblem(name, firmwareVersion) ?? valueProblem(field.rule, value);
@@ -114,7 +119,7 @@ export function setAudioFields(current: AudioSettings, fields: unknown, volumeMa
   if (!isRecord(fields)) throw new TypeError('audio fields must be an object');
   const next: AudioSettings = { ...current };
   for (const [name, value] of Object.entries(fields)) {
-    const field = AUDIO_FIELDS[name];
+    const field = audioField(name);
     if (field === undefined) throw new TypeError(`${name} is not an audio field`);
     const problem = valueProblem(field.rule, value, name === 'speakerVolume' ? volumeMax : undefined);
     if (problem !== undefined) throw new TypeError(`${name}: ${problem}`);
