@@ -33,10 +33,16 @@ describe('device/zones: the zones of one device connection', () => {
   const zoneReads = () =>
     sim.requests.filter((request) => [ZONES_PATH, LAYOUT_PATH].includes(request.path)).length;
 
-  /** Watches the zones; resolves once the change stream is open. */
+  /**
+   * Follows the zones without an initial read: what it hears is what the change stream brought about, a
+   * failed read as undefined. Resolves once the change stream is open.
+   */
   async function watching(): Promise<Array<ZoneReadResult | undefined>> {
     const heard: Array<ZoneReadResult | undefined> = [];
-    connect().zones.watch((zones) => heard.push(zones));
+    connect().zones.subscribe(
+      { onZones: (zones) => heard.push(zones), onError: () => heard.push(undefined) },
+      { initial: false },
+    );
     await until(() => sim.openStreams === 1, 'the change stream open');
     return heard;
   }
@@ -98,7 +104,7 @@ describe('device/zones: the zones of one device connection', () => {
     should(zoneReads()).equal(0);
   });
 
-  it('tells its watchers to read for themselves when the read after an announcement fails', async () => {
+  it('tells its followers when the read after an announcement fails', async () => {
     const heard = await watching();
     sim.setFault({ kind: 'status', status: 500, path: ZONES_PATH });
     sim.emitChange(LAYOUT_PATH, 'not a layout');

@@ -1,11 +1,10 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
-import { type Backoff, backoffDelay, withJitter } from '../../api/backoff';
 import { copyJson } from '../../api/json-copy';
 import { MAX_TIMER_MS } from '../../api/settings-rules';
 import type { GroupState } from '../../control';
-import { DEFAULT_CHANGE_STREAM_REOPEN_MS } from '../../device/connection';
 import type { StreamCondition } from '../../device/stream-hub';
 import { streamErrorReporter } from '../../device/stream-status';
+import type { KnownZones } from '../../device/zones';
 import {
   type ActiveZoneChange,
   type ActiveZoneTiming,
@@ -15,7 +14,6 @@ import {
   MIN_RELEASE_MS,
   readSoundLocation,
   summariseLocation,
-  withGeometry,
   zoneTypesOf,
 } from '../../zones';
 import type { ZoneReadResult, ZoneWithGeometry } from '../../zones/types';
@@ -41,22 +39,6 @@ interface ActiveZoneDef extends NodeDef {
   timing?: string;
   topic?: string;
 }
-
-/**
- * Zones older than this are read again (through the config node's cache) when the next reading comes. The
- * change stream announces every change of the layout, and the zones are read again whenever it reopens;
- * this is only the net under that, so it is wide: 1,000 rooms at 30 s were 33 reads a second. It is a minute
- * longer than the silence after which the change stream is reopened (5 minutes at the default): in a quiet
- * room that reopen's read of the zones is the net's read too, not a second one.
- */
-const ZONES_REFRESH_MS = DEFAULT_CHANGE_STREAM_REOPEN_MS + 60_000;
-/**
- * A failed read is tried again much sooner, after this wait (doubling per failure in a row, with jitter):
- * the node places nothing without its zones, and a read that failed while a deploy of many rooms crowded
- * the devices must not leave a room dark, and its status red, for the refresh time. The retry has a timer
- * of its own: a muted device sends no reading to bring it.
- */
-const ZONES_RETRY: Backoff = { initialMs: 2000, maxMs: 60_000 };
 
 type SendFn = (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void;
 
@@ -86,11 +68,8 @@ export = (RED: NodeAPI) => {
 
     let closed = false;
     let condition: StreamCondition = { state: 'connecting' };
-    /** When the zones are read again; undefined until the first read has ended. */
-    let zonesDueAt: number | undefined;
-    let zonesFailures = 0;
-    let zonesLoading = false;
-    let zonesRetryTimer: NodeJS.Timeout | undefined;
+    /** Whether the device's zones are known: until they are, a reading cannot be placed. */
+    let zonesKnown = false;
     let lastZonesError: string | undefined;
     let releaseTimer: NodeJS.Timeout | undefined;
     /** The zone types of the device when none of its zones has the chosen one (a typo: "Switchng"). */
@@ -215,46 +194,23 @@ export = (RED: NodeAPI) => {
       return (before === undefined) !== (typesWithoutChosen === undefined);
     }
 
-    function applyZones(read: ZoneReadResult) {
-      // Zones the change stream brought make a pending retry needless.
-      clearTimeout(zonesRetryTimer);
-      zonesDueAt = Date.now() + ZONES_REFRESH_MS;
-      zonesFailures = 0;
+    function applyZones(known: KnownZones) {
+      zonesKnown = true;
       const hadError = lastZonesError !== undefined;
       lastZonesError = undefined;
-      const typeNews = checkZoneType(read);
-      announce(tracker.setZones(read.zones.map(withGeometry), Date.now()));
+      const typeNews = checkZoneType(known);
+      announce(tracker.setZones(known.geometry, Date.now()));
       if (hadError || typeNews) showStatus();
     }
 
-    function loadZones() {
-      if (!device || zonesLoading || closed) return;
-      clearTimeout(zonesRetryTimer);
-      zonesLoading = true;
-      device
-        .connection()
-        .zones.cached()
-        .then(
-          (read) => {
-            zonesLoading = false;
-            if (!closed) applyZones(read);
-          },
-          (error: unknown) => {
-            zonesLoading = false;
-            if (closed) return;
-            const code = errorCode(error);
-            // A device that keeps failing the same way is reported once, not at every reading.
-            // With a message, so that a Catch node sees it.
-            if (code !== lastZonesError) node.error(toNodeError(error, localise), { topic: topicBase });
-            lastZonesError = code;
-            zonesFailures++;
-            const retryMs = withJitter(backoffDelay(ZONES_RETRY, zonesFailures));
-            // Readings that come meanwhile wait for the timer rather than ask at each one.
-            zonesDueAt = Date.now() + retryMs;
-            zonesRetryTimer = setTimeout(loadZones, retryMs);
-            showStatus();
-          },
-        );
+    /** The zones' owner tries a failed read again by itself; the node tells of it, once per cause. */
+    function zonesFailed(error: unknown) {
+      if (closed) return;
+      const code = errorCode(error);
+      // With a message, so that a Catch node sees it.
+      if (code !== lastZonesError) node.error(toNodeError(error, localise), { topic: topicBase });
+      lastZonesError = code;
+      showStatus();
     }
 
     node.on('input', (msg: NodeMessageInFlow, send: SendFn, done: (err?: Error) => void) => {
@@ -286,18 +242,18 @@ export = (RED: NodeAPI) => {
         );
         applySwitching(state.current().switching);
         keep(
-          device.connection().zones.watch((zones) => {
-            if (zones) applyZones(zones);
-            else loadZones();
+          device.connection().zones.subscribe({
+            onZones: (known) => {
+              if (!closed) applyZones(known);
+            },
+            onError: zonesFailed,
           }),
         );
         keep(
           device.connection().subscribeStream('data', {
             onEvent: (event) => {
               if (event.event !== 'soundLocation') return;
-              // Until the zones are known a reading cannot be placed; the first read is under way.
-              if (zonesDueAt === undefined) return;
-              if (Date.now() >= zonesDueAt) loadZones();
+              if (!zonesKnown) return;
               const location = readSoundLocation(event.data);
               if (location === undefined) return;
               announce(tracker.observe({ at: event.receivedAt, location }));
@@ -315,13 +271,11 @@ export = (RED: NodeAPI) => {
             },
           }),
         );
-        loadZones();
       },
       (error) => node.error(toNodeError(error, localise), { topic: topicBase }),
       () => {
         closed = true;
         if (releaseTimer !== undefined) clearTimeout(releaseTimer);
-        clearTimeout(zonesRetryTimer);
       },
     );
   }
