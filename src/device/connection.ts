@@ -40,10 +40,11 @@ export interface DeviceConnectionEvents {
   /** The device shows another certificate than the pinned one (once per certificate seen). */
   pinMismatch: [expected: string, seen: string];
   /**
-   * The change stream dropped an event too large to pass; the state and zones it may have changed are read
-   * again. Told for the first such event of each stream connection, not for every one of a flood.
+   * A live stream dropped an event too large to pass (on the change stream, the state and zones it may
+   * have changed are read again). Told for the first such event of each stream connection, not for every
+   * one of a flood.
    */
-  changeDropped: [warning: DeviceError];
+  streamDropped: [warning: DeviceError, kind: StreamKind];
 }
 
 /**
@@ -101,10 +102,7 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
           path === STREAM_PATHS.changes ? idleTimeoutMs * CHANGE_STREAM_IDLE_FACTOR : idleTimeoutMs,
       }),
     );
-    this.#streams.watchFirstWarnings((warning, kind) => {
-      // The data stream's nodes tell of their own drops; the change stream serves the device as a whole.
-      if (kind === 'changes') this.emit('changeDropped', warning);
-    });
+    this.#streams.watchFirstWarnings((warning, kind) => this.emit('streamDropped', warning, kind));
     this.zones = new DeviceZones(this.client, {
       followChanges: (subscriber) => this.subscribeStream('changes', subscriber),
       // A minute past the change stream's reopen (which reads the zones again): in a quiet room that read

@@ -88,7 +88,7 @@ export = (RED: NodeAPI) => {
 
     // Looked up once: the status shows it at every change to no zone, and the language never changes.
     const noZoneText = t('status.none');
-    /** Data events the stream dropped (over the size cap): logged the first time, counted in the status. */
+    /** Data events the stream dropped (over the size cap): counted in the status; the device node logs them. */
     let dropped = 0;
     const show = (shown: NodeStatus) =>
       status.set(withNote(shown, dropped === 0 ? undefined : t('status.dropped', { count: dropped })));
@@ -252,16 +252,14 @@ export = (RED: NodeAPI) => {
         keep(
           device.connection().subscribeStream('data', {
             onEvent: (event) => {
-              if (event.event !== 'soundLocation') return;
-              if (!zonesKnown) return;
+              if (event.event !== 'soundLocation' || !zonesKnown) return;
               const location = readSoundLocation(event.data);
               if (location === undefined) return;
               announce(tracker.observe({ at: event.receivedAt, location }));
               scheduleRelease();
             },
-            onWarning: (warning) => {
+            onWarning: () => {
               dropped++;
-              if (dropped === 1) node.warn(toNodeError(warning, localise).message);
               showStatus();
             },
             onCondition: (next) => {

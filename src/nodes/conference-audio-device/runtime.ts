@@ -170,8 +170,8 @@ export = (RED: NodeAPI) => {
       known.on('pinMismatch', (expected, seen) => {
         this.warn(t('errors.pinMismatch', { expected, seen }));
       });
-      // Once per change stream connection: a flood of oversized events is one line.
-      known.on('changeDropped', (warning) => this.warn(toNodeError(warning, errorLocaliser(RED)).message));
+      // Once per stream connection, here for all its nodes: a flood of oversized events is one line.
+      known.on('streamDropped', (warning) => this.warn(toNodeError(warning, errorLocaliser(RED)).message));
     }
     const trusting = connection;
     this.certificateTrust = () =>
