@@ -1,22 +1,19 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeStatus } from 'node-red';
 import { copyJson } from '../../api/json-copy';
-import { MAX_TIMER_MS } from '../../api/settings-rules';
 import type { GroupState } from '../../control';
+import { type ActiveZone, ActiveZoneFollower } from '../../device/active-zone-follower';
 import type { StreamCondition } from '../../device/stream-hub';
 import { streamErrorReporter } from '../../device/stream-status';
 import type { KnownZones } from '../../device/zones';
 import {
-  type ActiveZoneChange,
   type ActiveZoneTiming,
-  ActiveZoneTracker,
   type CameraInput,
   hasZoneType,
   MIN_RELEASE_MS,
-  readSoundLocation,
   summariseLocation,
   zoneTypesOf,
 } from '../../zones';
-import type { ZoneReadResult, ZoneWithGeometry } from '../../zones/types';
+import type { ZoneReadResult } from '../../zones/types';
 import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, toNodeError } from '../glue/errors';
@@ -60,7 +57,23 @@ export = (RED: NodeAPI) => {
     const nodeTiming: ActiveZoneTiming = { holdMs, releaseMs };
     const followDeviceTiming = readTiming(def.timing) === 'device';
     // With the device's timing, the node's own applies until the device's is read.
-    const tracker = new ActiveZoneTracker<ZoneWithGeometry>({ zoneType, ...nodeTiming });
+    const follower = new ActiveZoneFollower(
+      { zoneType, ...nodeTiming },
+      {
+        onChange: (change) => announce(change),
+        onZones: (known) => applyZones(known),
+        onZonesError: (error) => zonesFailed(error),
+        onDropped: () => {
+          dropped++;
+          showStatus();
+        },
+        onCondition: (next) => {
+          reportStreamError(next);
+          condition = next;
+          showStatus();
+        },
+      },
+    );
     const status = new CoalescedStatus<NodeStatus>((shown) => node.status(shown));
     node.on('close', () => status.close());
     const safeName = nodeTopicNames((text) => node.warn(text), t);
@@ -68,10 +81,7 @@ export = (RED: NodeAPI) => {
 
     let closed = false;
     let condition: StreamCondition = { state: 'connecting' };
-    /** Whether the device's zones are known: until they are, a reading cannot be placed. */
-    let zonesKnown = false;
     let lastZonesError: string | undefined;
-    let releaseTimer: NodeJS.Timeout | undefined;
     /** The zone types of the device when none of its zones has the chosen one (a typo: "Switchng"). */
     let typesWithoutChosen: string[] | undefined;
     /** The device's camera input for "no zone" (its `defaultCameraInputPort`), null until known. */
@@ -107,7 +117,7 @@ export = (RED: NodeAPI) => {
         show({ fill: 'yellow', shape: 'ring', text: t('status.noZoneOfType', { type: zoneType }) });
         return;
       }
-      const zone = tracker.current.zone;
+      const zone = follower.current.zone;
       show(
         zone === null
           ? { fill: 'grey', shape: 'dot', text: noZoneText }
@@ -116,7 +126,7 @@ export = (RED: NodeAPI) => {
     }
 
     /** The answer as a message: `base` is an input message (kept) or a fresh one. */
-    function messageFor(change: ActiveZoneChange<ZoneWithGeometry>, base: NodeMessage): NodeMessage {
+    function messageFor(change: ActiveZone, base: NodeMessage): NodeMessage {
       const msg = base as NodeMessage & Record<string, unknown>;
       // A copy: the tracker keeps the zones, and a flow may edit what it receives. The zones are JSON from
       // the device: copyJson costs a fraction of Node-RED's cloneMessage (lodash), here at every change.
@@ -128,34 +138,10 @@ export = (RED: NodeAPI) => {
       return msg;
     }
 
-    function announce(change: ActiveZoneChange<ZoneWithGeometry> | undefined) {
+    function announce(change: ActiveZone | undefined) {
       if (change === undefined || closed) return;
       node.send(messageFor(change, {}));
       showStatus();
-    }
-
-    /** A timer at the release deadline, for when no reading comes (a muted microphone sends none). */
-    function scheduleRelease() {
-      if (releaseTimer !== undefined || closed) return;
-      const deadline = tracker.nextDeadline();
-      if (deadline === undefined) return;
-      releaseTimer = setTimeout(
-        () => {
-          releaseTimer = undefined;
-          announce(tracker.tick(Date.now()));
-          scheduleRelease();
-        },
-        // Clamped: a clock set forward must not turn the wait into an overflowing timer.
-        Math.min(MAX_TIMER_MS, Math.max(0, deadline - Date.now())),
-      );
-    }
-
-    /** Restarts the release timer: the deadline moves when the timing does. */
-    function rescheduleRelease() {
-      if (releaseTimer !== undefined) clearTimeout(releaseTimer);
-      releaseTimer = undefined;
-      announce(tracker.tick(Date.now()));
-      scheduleRelease();
     }
 
     /** The device's switching group: its default camera input and, when followed, its timing. */
@@ -173,8 +159,7 @@ export = (RED: NodeAPI) => {
       if (next.releaseMs < MIN_RELEASE_MS && next.releaseMs !== deviceTiming?.releaseMs)
         node.warn(t('errors.deviceReleaseRaised', { release: next.releaseMs, min: MIN_RELEASE_MS }));
       deviceTiming = next;
-      tracker.setTiming(next);
-      rescheduleRelease();
+      follower.setTiming(next);
     }
 
     /** Tells once (until a zone of the type appears) that no zone has the chosen type. */
@@ -194,13 +179,11 @@ export = (RED: NodeAPI) => {
       return (before === undefined) !== (typesWithoutChosen === undefined);
     }
 
+    /** Told before the follower applies the zones: a change of the active zone they bring comes next. */
     function applyZones(known: KnownZones) {
-      zonesKnown = true;
       const hadError = lastZonesError !== undefined;
       lastZonesError = undefined;
-      const typeNews = checkZoneType(known);
-      announce(tracker.setZones(known.geometry, Date.now()));
-      if (hadError || typeNews) showStatus();
+      if (checkZoneType(known) || hadError) showStatus();
     }
 
     /** The zones' owner tries a failed read again by itself; the node tells of it, once per cause. */
@@ -215,7 +198,7 @@ export = (RED: NodeAPI) => {
 
     node.on('input', (msg: NodeMessageInFlow, send: SendFn, done: (err?: Error) => void) => {
       try {
-        send(messageFor(tracker.current, msg as NodeMessage));
+        send(messageFor(follower.current, msg as NodeMessage));
         done();
       } catch (error) {
         done(toNodeError(error, localise));
@@ -241,39 +224,12 @@ export = (RED: NodeAPI) => {
           }),
         );
         applySwitching(state.current().switching);
-        keep(
-          device.connection().zones.subscribe({
-            onZones: (known) => {
-              if (!closed) applyZones(known);
-            },
-            onError: zonesFailed,
-          }),
-        );
-        keep(
-          device.connection().subscribeStream('data', {
-            onEvent: (event) => {
-              if (event.event !== 'soundLocation' || !zonesKnown) return;
-              const location = readSoundLocation(event.data);
-              if (location === undefined) return;
-              announce(tracker.observe({ at: event.receivedAt, location }));
-              scheduleRelease();
-            },
-            onWarning: () => {
-              dropped++;
-              showStatus();
-            },
-            onCondition: (next) => {
-              reportStreamError(next);
-              condition = next;
-              showStatus();
-            },
-          }),
-        );
+        keep(follower.start(device.connection()));
       },
       (error) => node.error(toNodeError(error, localise), { topic: topicBase }),
       () => {
         closed = true;
-        if (releaseTimer !== undefined) clearTimeout(releaseTimer);
+        follower.close();
       },
     );
   }
