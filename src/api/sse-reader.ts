@@ -23,8 +23,11 @@ export interface SseReaderOptions {
   /** An event whose text is longer than this many bytes is dropped. */
   maxEventBytes: number;
   onEvent: (name: string, data: string) => void;
-  /** An event was dropped for its size; its name when the `event:` line came before the cap was passed. */
-  onOversized: (name: string | undefined) => void;
+  /**
+   * An event was dropped for its size, told once its end has come: its name when the `event:` line came
+   * before the cap was passed, and its size in bytes (its data's, when it came whole in one piece).
+   */
+  onOversized: (name: string | undefined, bytes: number) => void;
 }
 
 /**
@@ -44,7 +47,8 @@ export class SseReader {
   #head = '';
   /** The last characters seen: an event end may straddle two chunks. */
   #tail = '';
-  #skipping = false;
+  /** The event being skipped: its name and its bytes so far. */
+  #skipping: { name: string | undefined; bytes: number } | undefined;
 
   constructor(options: SseReaderOptions) {
     this.#options = options;
@@ -52,7 +56,8 @@ export class SseReader {
       onEvent: (message) => {
         const name = message.event ?? 'message';
         // A whole event can come within one chunk: the count of pending bytes never saw it.
-        if (message.data.length > options.maxEventBytes) options.onOversized(name);
+        if (message.data.length > options.maxEventBytes)
+          options.onOversized(name, Buffer.byteLength(message.data));
         else options.onEvent(name, message.data);
       },
     });
@@ -65,15 +70,22 @@ export class SseReader {
       // A stream may begin with a byte order mark, which is not part of the first line.
       if (text.startsWith('\uFEFF')) text = text.slice(1);
     }
-    if (this.#skipping) {
-      const combined = this.#tail + text;
+    const skipping = this.#skipping;
+    if (skipping !== undefined) {
+      const tail = this.#tail;
+      const combined = tail + text;
       // The dropped event ends at the first blank line; what follows is the next event.
       const end = FIRST_EVENT_END.exec(combined);
       this.#tail = combined.slice(-3);
-      if (end === null) return;
-      this.#skipping = false;
+      if (end === null) {
+        skipping.bytes += Buffer.byteLength(text);
+        return;
+      }
+      skipping.bytes += Buffer.byteLength(text.slice(0, Math.max(0, end.index - tail.length)));
+      this.#skipping = undefined;
       text = combined.slice(end.index + end[0].length);
       this.#tail = '';
+      this.#options.onOversized(skipping.name, skipping.bytes);
     }
     const seen = this.#tail === '' ? text : this.#tail + text;
     const end = lastEventEnd(seen) - this.#tail.length;
@@ -102,9 +114,8 @@ export class SseReader {
     }
     const name = /(?:^|[\r\n])event:[ ]?([^\r\n]*)[\r\n]/.exec(this.#head)?.[1];
     this.#parser.reset({ consume: false });
-    this.#skipping = true;
+    this.#skipping = { name, bytes: this.#pendingBytes };
     this.#pendingBytes = 0;
     this.#head = '';
-    this.#options.onOversized(name);
   }
 }

@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import type { Readable } from 'node:stream';
 import { DeviceError } from '../errors';
 import { backoffDelay, withJitter } from './backoff';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './bodies';
@@ -7,71 +6,27 @@ import { STEADY_EVENT_STREAMS } from './protocol';
 import { positive } from './settings';
 import { MAX_TIMER_MS } from './settings-rules';
 import { SseReader } from './sse-reader';
+import {
+  type EventStreamEvents,
+  type EventStreamOptions,
+  STREAM_DEFAULTS,
+  type StreamResponse,
+  type StreamSource,
+  type StreamState,
+  type StreamStateDetail,
+} from './stream-types';
 
-/** One Server-Sent Event from the device: its name as sent, and its data (parsed JSON, or the text). */
-export interface DeviceEvent {
-  event: string;
-  data: unknown;
-  /** Date.now() when the event was read. */
-  receivedAt: number;
-}
-
-export type StreamState = 'connecting' | 'streaming' | 'reconnecting' | 'auth_failed' | 'closed';
-
-export interface StreamStateDetail {
-  /** What ended the last connection or attempt. */
-  error?: DeviceError;
-  /** When the next attempt starts. */
-  retryInMs?: number;
-}
-
-/** What a `warning` is about: the event that was dropped, when its name could be read. */
-export interface StreamWarningDetail {
-  droppedEvent?: string;
-}
-
-export interface EventStreamEvents {
-  event: [event: DeviceEvent];
-  state: [state: StreamState, detail: StreamStateDetail];
-  /** Something was skipped and the stream goes on (an event over the size cap). */
-  warning: [warning: DeviceError, detail: StreamWarningDetail];
-}
-
-/** An open event-stream response, as the client's `openStream` hands it over. */
-export interface StreamResponse {
-  statusCode: number;
-  headers: Record<string, string>;
-  /** A Node.js readable stream, as undici's body is. */
-  body: Readable;
-}
-
-/** What an EventStream needs of the client: open the path once, and ask leave for a new connection. */
-export interface StreamSource {
-  open(signal: AbortSignal): Promise<StreamResponse>;
-  /** 0 when a connection may be opened now (and counts it), else how long to wait. */
-  reserveConnect(): number;
-}
-
-export interface EventStreamOptions {
-  /**
-   * A stream silent for this long is taken as dead and reopened. Default 30000. Silent means no byte, or
-   * on the data stream (which the device feeds every 5 s) no event: keepalive bytes alone are not life.
-   */
-  idleTimeoutMs?: number;
-  /**
-   * Delay before the n-th reconnect in a row: initialMs * 2^(n-1), capped at maxMs, with jitter; a
-   * connection that stayed up resetAfterMs starts the count afresh. Defaults 1000, 30000, 60000.
-   */
-  reconnect?: { initialMs?: number; maxMs?: number; resetAfterMs?: number };
-  /** One event larger than this is dropped (with a `warning`); the stream goes on. Default 64 KiB. */
-  maxEventBytes?: number;
-}
-
-export const STREAM_DEFAULTS = {
-  idleTimeoutMs: 30_000,
-  reconnect: { initialMs: 1000, maxMs: 30_000, resetAfterMs: 60_000 },
-  maxEventBytes: 64 * 1024,
-} as const;
+export type {
+  DeviceEvent,
+  EventStreamEvents,
+  EventStreamOptions,
+  StreamResponse,
+  StreamSource,
+  StreamState,
+  StreamStateDetail,
+  StreamWarningDetail,
+} from './stream-types';
+export { STREAM_DEFAULTS };
 
 /** The event's data parsed from JSON; the text itself when it is not JSON, or nested absurdly deep. */
 function parseData(text: string): unknown {
@@ -235,7 +190,7 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
         if (this.#aliveOnEventsOnly) lastLifeAt = receivedAt;
         this.emit('event', { event, data: parseData(data), receivedAt });
       },
-      onOversized: (name) => this.#warnOversized(name),
+      onOversized: (name, bytes) => this.#warnOversized(name, bytes),
     });
     return new Promise<DeviceError>((resolve) => {
       let ended = false;
@@ -280,15 +235,15 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
     });
   }
 
-  #warnOversized(name: string | undefined): void {
+  #warnOversized(name: string | undefined, bytes: number): void {
     const which = name === undefined ? 'An event' : `The event '${name}'`;
     this.emit(
       'warning',
       new DeviceError(
         'BAD_RESPONSE',
-        `${which} on ${this.path} is larger than ${this.#maxEventBytes} bytes: dropped it, the stream goes on`,
+        `${which} on ${this.path} (${bytes} bytes) is larger than ${this.#maxEventBytes} bytes: dropped it, the stream goes on`,
       ),
-      name === undefined ? {} : { droppedEvent: name },
+      name === undefined ? { bytes } : { droppedEvent: name, bytes },
     );
   }
 

@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { DeviceClient } from '../api/client';
 import type { DeviceSettings } from '../api/settings';
-import { STREAM_DEFAULTS } from '../api/streams';
 import type { ConnectionState } from '../api/types';
 import { type ControlResult, runControlAction } from '../control/runner';
 import type { DeviceError } from '../errors';
@@ -15,8 +14,6 @@ import { DeviceZones } from './zones';
  * after this many times the data stream's idle timeout (which the reference driver's 300 s matches).
  */
 export const CHANGE_STREAM_IDLE_FACTOR = 10;
-/** After this much silence, at the default idle timeout, the change stream is reopened and the zones and state read. */
-export const DEFAULT_CHANGE_STREAM_REOPEN_MS = STREAM_DEFAULTS.idleTimeoutMs * CHANGE_STREAM_IDLE_FACTOR;
 
 export interface DeviceConnectionOptions {
   /** Whose connection this is (a config node's id): the key of its first-use pin. */
@@ -42,6 +39,12 @@ export interface DeviceConnectionEvents {
   pinned: [fingerprint: string, kept: boolean];
   /** The device shows another certificate than the pinned one (once per certificate seen). */
   pinMismatch: [expected: string, seen: string];
+  /**
+   * A live stream dropped an event too large to pass (on the change stream, the state and zones it may
+   * have changed are read again). Told for the first such event of each stream connection, not for every
+   * one of a flood.
+   */
+  streamDropped: [warning: DeviceError, kind: StreamKind];
 }
 
 /**
@@ -51,7 +54,7 @@ export interface DeviceConnectionEvents {
  */
 export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
   readonly client: DeviceClient;
-  /** The room's zones: read, cached and followed for every node of this device. */
+  /** The room's zones: their one owner for every node of this device (read, followed, kept fresh). */
   readonly zones: DeviceZones;
   /** The device's state (issue 19): one cache for every state, control and zone node of this device. */
   readonly state: DeviceState;
@@ -99,7 +102,13 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
           path === STREAM_PATHS.changes ? idleTimeoutMs * CHANGE_STREAM_IDLE_FACTOR : idleTimeoutMs,
       }),
     );
-    this.zones = new DeviceZones(this.client, (subscriber) => this.subscribeStream('changes', subscriber));
+    this.#streams.watchFirstWarnings((warning, kind) => this.emit('streamDropped', warning, kind));
+    this.zones = new DeviceZones(this.client, {
+      followChanges: (subscriber) => this.subscribeStream('changes', subscriber),
+      // A minute past the change stream's reopen (which reads the zones again): in a quiet room that read
+      // is the net's read too.
+      refreshMs: idleTimeoutMs * CHANGE_STREAM_IDLE_FACTOR + 60_000,
+    });
     this.state = new DeviceState(
       this.client,
       {

@@ -64,20 +64,36 @@ function isMutedEvent(event: StreamEvent): boolean {
   return typeof data === 'object' && data !== null && data.statusCode === 503;
 }
 
+/** Hears a stream's first warning on each of its connections (a log line, not one per event of a flood). */
+export type FirstWarningWatcher = (
+  warning: DeviceError,
+  kind: StreamKind,
+  detail: StreamWarningDetail,
+) => void;
+
+interface SharedStreamWatchers {
+  onMuted(muted: boolean): void;
+  onFirstWarning: FirstWarningWatcher;
+}
+
 class SharedStream {
   readonly subscribers = new Set<StreamSubscriber>();
   #condition: StreamCondition = { state: 'connecting' };
   #muted = false;
   #streamState: LiveStreamState = 'connecting';
+  /** Whether this connection has warned already. */
+  #warned = false;
 
   constructor(
     readonly kind: StreamKind,
     readonly stream: LiveStream,
-    readonly onMuted: (muted: boolean) => void,
+    readonly watchers: SharedStreamWatchers,
   ) {
     stream.on('event', (event) => this.#onEvent(event));
     stream.on('state', (state, detail) => this.#onState(state, detail));
     stream.on('warning', (warning, detail) => {
+      if (!this.#warned) watchers.onFirstWarning(warning, kind, detail);
+      this.#warned = true;
       for (const subscriber of this.subscribers) subscriber.onWarning?.(warning, kind, detail);
     });
   }
@@ -96,6 +112,7 @@ class SharedStream {
 
   #onState(state: LiveStreamState, detail: LiveStreamStateDetail): void {
     this.#streamState = state;
+    if (state !== 'streaming') this.#warned = false;
     // A new connection learns again whether the microphone is muted: the device repeats the error at once.
     if (state !== 'streaming') this.#muted = false;
     this.#publish(this.#conditionOf(state, detail));
@@ -104,7 +121,7 @@ class SharedStream {
   #setMuted(muted: boolean): void {
     if (muted === this.#muted) return;
     this.#muted = muted;
-    this.onMuted(muted);
+    this.watchers.onMuted(muted);
     if (this.#streamState === 'streaming') this.#publish(this.#conditionOf('streaming', {}));
   }
 
@@ -140,6 +157,7 @@ export class StreamHub {
   readonly #streams = new Map<StreamKind, SharedStream>();
   readonly #closing = new Set<Promise<void>>();
   readonly #muteWatchers = new Set<(muted: boolean) => void>();
+  readonly #warningWatchers = new Set<FirstWarningWatcher>();
   #closed = false;
 
   /** `open` makes a stream for a path (the connection passes its client's `eventStream`). */
@@ -156,8 +174,13 @@ export class StreamHub {
     if (this.#closed) return () => {};
     let shared = this.#streams.get(kind);
     if (shared === undefined) {
-      shared = new SharedStream(kind, this.#open(STREAM_PATHS[kind]), (muted) => {
-        for (const watcher of this.#muteWatchers) watcher(muted);
+      shared = new SharedStream(kind, this.#open(STREAM_PATHS[kind]), {
+        onMuted: (muted) => {
+          for (const watcher of this.#muteWatchers) watcher(muted);
+        },
+        onFirstWarning: (warning, kind, detail) => {
+          for (const watcher of this.#warningWatchers) watcher(warning, kind, detail);
+        },
       });
       this.#streams.set(kind, shared);
       shared.subscribers.add(subscriber);
@@ -186,10 +209,21 @@ export class StreamHub {
     return () => this.#muteWatchers.delete(watcher);
   }
 
+  /**
+   * Hears the first warning (an event dropped for its size) of each connection of each open stream:
+   * one per connection however many events a device floods it with. Returns the function that stops.
+   */
+  watchFirstWarnings(watcher: FirstWarningWatcher): () => void {
+    if (this.#closed) return () => {};
+    this.#warningWatchers.add(watcher);
+    return () => this.#warningWatchers.delete(watcher);
+  }
+
   /** Closes every stream; later subscriptions are ignored. Resolves when every socket and timer is free. */
   async close(): Promise<void> {
     this.#closed = true;
     this.#muteWatchers.clear();
+    this.#warningWatchers.clear();
     for (const shared of this.#streams.values()) this.#closeStream(shared);
     this.#streams.clear();
     await Promise.all([...this.#closing]);

@@ -1,17 +1,13 @@
+import { type Backoff, backoffDelay, withJitter } from '../api/backoff';
+import { MAX_TIMER_MS } from '../api/settings-rules';
 import type { DeviceRequester } from '../api/types';
-import { isZonesChange, zonesFromChange } from '../zones';
+import { DeviceError, isDeviceError } from '../errors';
+import { isZonesChange, withGeometry, zonesFromChange } from '../zones';
 import { readRoomZones, type ZonesEndpointMemory } from '../zones/room-zones';
-import type { ZoneReadResult } from '../zones/types';
+import type { ZoneReadResult, ZoneWithGeometry } from '../zones/types';
 import { CoalescedTask } from './coalesced-task';
 import type { StreamSubscriber } from './stream-hub';
 import { onStreamingAgain } from './stream-return';
-import { TtlCache } from './ttl-cache';
-
-/**
- * How long the shared zones stay fresh for the active zone nodes. The change stream refreshes them at
- * once when the device announces new zones; this bounds how stale they get when it cannot.
- */
-const ZONES_MAX_AGE_MS = 30_000;
 
 /**
  * The least time between the end of one read that a change announcement asked for and the start of the
@@ -21,72 +17,257 @@ const ZONES_MAX_AGE_MS = 30_000;
 const ZONES_READ_GAP_MS = 1_000;
 
 /**
- * Hears new zones: with them, or with undefined when they changed but could not be read (the listener reads
- * them itself to learn why).
+ * A failed read is tried again after this wait (doubling per failure in a row, with jitter) while anyone
+ * follows the zones: an active zone node places nothing without them, and a read that failed while a
+ * deploy of many rooms crowded the devices must not leave a room dark for the refresh time.
  */
-export type ZonesListener = (zones: ZoneReadResult | undefined) => void;
+const ZONES_RETRY: Backoff = { initialMs: 2000, maxMs: 60_000 };
+
+/** The zones as last read or announced, with what every node derives from them, done once per value. */
+export interface KnownZones extends ZoneReadResult {
+  /** Each zone with its bounds and centre (the zones themselves are JSON as the device sent them). */
+  readonly geometry: readonly ZoneWithGeometry[];
+  /** Date.now() when they were read or announced. */
+  readonly at: number;
+}
+
+/** Hears the zones of a device. Both calls are made synchronously from the owner: keep them short. */
+export interface ZonesListener {
+  /** Zones read or announced, whether or not they differ from the previous ones. */
+  onZones(zones: KnownZones): void;
+  /** A read failed. A follower's zones are read again by the owner (backing off) until a read works. */
+  onError?(error: DeviceError): void;
+}
+
+export interface ZonesSubscription {
+  /**
+   * Hear every zones the owner learns (from the change stream, or any read) and have them kept fresh:
+   * read when the device announces a change it did not send in full, when the change stream is back
+   * after a gap, after a failed read (backing off), and after `refreshMs` without news. Default true.
+   */
+  follow?: boolean;
+  /** Have the zones read on this rhythm as well (a tick is skipped while this subscriber's read runs). */
+  everyMs?: number;
+  /**
+   * Hear the zones at once: the followed zones when the owner follows the device already, else a read
+   * now. Default true.
+   */
+  initial?: boolean;
+}
+
+export interface DeviceZonesOptions {
+  /** Subscribes to the device's change stream; returns the function that leaves it. */
+  followChanges: (subscriber: StreamSubscriber) => () => void;
+  /** The net under the change stream: followed zones with no news for this long are read again. */
+  refreshMs: number;
+}
+
+interface Subscriber {
+  readonly listener: ZonesListener;
+  readonly follow: boolean;
+  poll?: NodeJS.Timeout;
+  polling: boolean;
+}
+
+/** One read of the zones in flight, and the listeners that handle its answer themselves. */
+interface Flight {
+  readonly answer: Promise<KnownZones>;
+  readonly askers: Set<ZonesListener>;
+}
+
+function asDeviceError(error: unknown): DeviceError {
+  if (isDeviceError(error)) return error;
+  return new DeviceError('BAD_RESPONSE', error instanceof Error ? error.message : String(error));
+}
 
 /**
- * The room's zones of one device: which endpoint serves them, a shared cache, and the following of the
- * change stream, for every node of the device.
+ * The one owner of a device's room zones, for every node of the device: it reads them (one read in flight
+ * at a time, shared), follows the change stream while anyone follows, tries a failed read again, refreshes
+ * them, and keeps polls on the rhythms nodes ask for. Nodes turn what it hands them into messages.
  */
 export class DeviceZones {
   readonly #requester: DeviceRequester;
-  readonly #followChanges: (subscriber: StreamSubscriber) => () => void;
+  readonly #options: DeviceZonesOptions;
   readonly #endpoint: ZonesEndpointMemory = { inLayout: false };
-  readonly #cache: TtlCache<ZoneReadResult>;
-  readonly #watchers = new Set<ZonesListener>();
+  readonly #subscribers = new Set<Subscriber>();
   readonly #readAfterChange: CoalescedTask;
+  #known: KnownZones | undefined;
+  /** Whether the known zones were learnt while following: only then are they kept fresh. */
+  #knownFollowed = false;
+  #flight: Flight | undefined;
+  #followers = 0;
   #stopFollowing: (() => void) | undefined;
+  /** The next read of the followed zones: a retry after a failure, or the refresh net. */
+  #nextRead: NodeJS.Timeout | undefined;
+  #failures = 0;
   /** Counts the readable zone lists announced: a read that started before the latest one is older. */
   #announced = 0;
+  #closed = false;
 
-  /** `followChanges` subscribes to the device's change stream and returns the function that leaves it. */
-  constructor(requester: DeviceRequester, followChanges: (subscriber: StreamSubscriber) => () => void) {
+  constructor(requester: DeviceRequester, options: DeviceZonesOptions) {
     this.#requester = requester;
-    this.#followChanges = followChanges;
-    this.#cache = new TtlCache(() => this.read(), ZONES_MAX_AGE_MS);
-    this.#readAfterChange = new CoalescedTask(() => this.#readAndAnnounce(), ZONES_READ_GAP_MS);
+    this.#options = options;
+    this.#readAfterChange = new CoalescedTask(() => this.#readQuietly(), ZONES_READ_GAP_MS);
   }
 
-  /** The zones as the device reports them now (with camera inputs where the layout maps them). */
-  read(): Promise<ZoneReadResult> {
-    return readRoomZones(this.#requester, this.#endpoint);
-  }
-
-  /** The zones through the shared cache: fresh enough for placing a talker, without a read each time. */
-  cached(): Promise<ZoneReadResult> {
-    return this.#cache.get();
+  /** The zones last read or announced, if any (followed or not: see `at` for their age). */
+  current(): KnownZones | undefined {
+    return this.#known;
   }
 
   /**
-   * Calls `listener` whenever the device announces new zones. Opens the change stream (throws what opening
-   * it throws); returns the function that stops, closing the stream after the last listener.
+   * Reads the zones now, or joins the read in flight. Resolves with the newest zones known when it ends
+   * (a change announced meanwhile is newer than what the read found). Followers hear the answer too,
+   * except `asker`, which handles it itself.
    */
-  watch(listener: ZonesListener): () => void {
-    this.#stopFollowing ??= this.#followChanges(this.#changeSubscriber());
-    this.#watchers.add(listener);
-    return () => {
-      if (!this.#watchers.delete(listener) || this.#watchers.size > 0) return;
-      this.#stopFollowing?.();
-      this.#stopFollowing = undefined;
-      this.#readAfterChange.cancel();
-    };
+  read(asker?: ZonesListener): Promise<KnownZones> {
+    const flight = this.#flight ?? this.#startRead();
+    if (asker !== undefined) flight.askers.add(asker);
+    return flight.answer;
+  }
+
+  /** The zones if they are younger than `maxAgeMs`, else a read (shared with one in flight). */
+  fresh(maxAgeMs: number): Promise<KnownZones> {
+    const known = this.#known;
+    if (known !== undefined && Date.now() - known.at < maxAgeMs) return Promise.resolve(known);
+    return this.read();
   }
 
   /**
-   * The device announced a change of the zones that did not come with them (an announcement too large to
-   * pass, or one that cannot be read): they are read again, coalesced with other such announcements.
+   * Hands `listener` the zones as `options` say. Opening the change stream for the first follower throws
+   * what opening it throws. Returns the function that ends the subscription (the last follower out
+   * closes the stream and every timer).
    */
-  changedUnseen(): void {
-    if (this.#watchers.size > 0) this.#readAfterChange.request();
-    else this.#cache.invalidate();
+  subscribe(listener: ZonesListener, options: ZonesSubscription = {}): () => void {
+    if (this.#closed) return () => {};
+    const subscriber: Subscriber = { listener, follow: options.follow ?? true, polling: false };
+    const trusted = this.#knownFollowed ? this.#known : undefined;
+    if (subscriber.follow) this.#follow();
+    this.#subscribers.add(subscriber);
+    const { everyMs } = options;
+    if (everyMs !== undefined && everyMs > 0) {
+      subscriber.poll = setInterval(() => this.#poll(subscriber), Math.min(everyMs, MAX_TIMER_MS));
+    }
+    if (options.initial ?? true) {
+      if (trusted !== undefined) listener.onZones(trusted);
+      else if (subscriber.follow) void this.read().catch(() => undefined);
+      else this.#poll(subscriber);
+    }
+    return () => this.#unsubscribe(subscriber);
   }
 
   close(): void {
-    this.#watchers.clear();
-    this.#stopFollowing = undefined;
+    this.#closed = true;
+    for (const subscriber of [...this.#subscribers]) this.#unsubscribe(subscriber);
     this.#readAfterChange.close();
+  }
+
+  #follow(): void {
+    if (this.#followers === 0) {
+      this.#stopFollowing = this.#options.followChanges(this.#changeSubscriber());
+      this.#knownFollowed = false;
+      this.#failures = 0;
+    }
+    this.#followers++;
+  }
+
+  #unsubscribe(subscriber: Subscriber): void {
+    if (!this.#subscribers.delete(subscriber)) return;
+    clearInterval(subscriber.poll);
+    if (!subscriber.follow || --this.#followers > 0) return;
+    this.#stopFollowing?.();
+    this.#stopFollowing = undefined;
+    this.#knownFollowed = false;
+    this.#readAfterChange.cancel();
+    clearTimeout(this.#nextRead);
+    this.#nextRead = undefined;
+  }
+
+  /** A read on a subscriber's own rhythm: its answer or failure goes to that subscriber in any case. */
+  #poll(subscriber: Subscriber): void {
+    if (subscriber.polling) return;
+    subscriber.polling = true;
+    this.read(subscriber.listener).then(
+      (zones) => {
+        subscriber.polling = false;
+        if (this.#subscribers.has(subscriber)) subscriber.listener.onZones(zones);
+      },
+      (error: unknown) => {
+        subscriber.polling = false;
+        if (this.#subscribers.has(subscriber)) subscriber.listener.onError?.(asDeviceError(error));
+      },
+    );
+  }
+
+  #startRead(): Flight {
+    const startedAt = this.#announced;
+    const askers = new Set<ZonesListener>();
+    const answer = readRoomZones(this.#requester, this.#endpoint).then(
+      (read) => {
+        this.#flight = undefined;
+        // Zones announced while this read ran are newer than what it read.
+        if (startedAt === this.#announced || this.#known === undefined) return this.#learn(read, askers);
+        return this.#known;
+      },
+      (error: unknown) => {
+        this.#flight = undefined;
+        const failure = asDeviceError(error);
+        this.#failed(failure, askers);
+        throw failure;
+      },
+    );
+    const flight: Flight = { answer, askers };
+    this.#flight = flight;
+    return flight;
+  }
+
+  #learn(read: ZoneReadResult, askers: ReadonlySet<ZonesListener> = new Set()): KnownZones {
+    const known: KnownZones = { ...read, geometry: read.zones.map(withGeometry), at: Date.now() };
+    this.#known = known;
+    if (this.#followers > 0) {
+      this.#knownFollowed = true;
+      this.#failures = 0;
+      this.#scheduleRead(this.#options.refreshMs);
+    }
+    for (const { listener, follow } of [...this.#subscribers]) {
+      if (follow && !askers.has(listener)) listener.onZones(known);
+    }
+    return known;
+  }
+
+  #failed(error: DeviceError, askers: ReadonlySet<ZonesListener>): void {
+    if (this.#followers === 0) return;
+    this.#failures++;
+    this.#scheduleRead(withJitter(backoffDelay(ZONES_RETRY, this.#failures)));
+    for (const { listener, follow } of [...this.#subscribers]) {
+      if (follow && !askers.has(listener)) listener.onError?.(error);
+    }
+  }
+
+  /** One timer for the followed zones: the next read is the retry or the net, whichever is due. */
+  #scheduleRead(delayMs: number): void {
+    clearTimeout(this.#nextRead);
+    if (this.#closed) return;
+    this.#nextRead = setTimeout(
+      () => {
+        this.#nextRead = undefined;
+        void this.#readQuietly();
+      },
+      Math.min(delayMs, MAX_TIMER_MS),
+    );
+  }
+
+  /** A read whose outcome the followers hear; the caller needs nothing of it. */
+  #readQuietly(): Promise<void> {
+    return this.read().then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  /** A change of the zones that did not come with them: they are read, coalesced with others alike. */
+  #changedUnseen(): void {
+    void this.#readAfterChange.request();
   }
 
   #changeSubscriber(): StreamSubscriber {
@@ -94,38 +275,22 @@ export class DeviceZones {
       onEvent: (event) => {
         if (!isZonesChange(event.event)) return;
         const zones = zonesFromChange(event.event, event.data);
-        if (zones === undefined) this.changedUnseen();
-        else this.#announce(zones);
+        if (zones === undefined) {
+          this.#changedUnseen();
+          return;
+        }
+        this.#announced++;
+        this.#learn(zones);
       },
       // Layouts are the large announcements: one dropped for its size (or whose name was lost with it) may
       // have changed the zones.
       onWarning: (_warning, _kind, { droppedEvent }) => {
-        if (droppedEvent === undefined || isZonesChange(droppedEvent)) this.changedUnseen();
+        if (droppedEvent === undefined || isZonesChange(droppedEvent)) this.#changedUnseen();
       },
-      // The zones were read when the first watcher came: only a return after a gap has news.
+      // The first follower read the zones as it came: only a return after a gap has news.
       onCondition: onStreamingAgain((first) => {
-        if (!first) this.changedUnseen();
+        if (!first) this.#changedUnseen();
       }),
     };
-  }
-
-  #announce(zones: ZoneReadResult): void {
-    this.#announced++;
-    this.#cache.set(zones);
-    for (const watcher of this.#watchers) watcher(zones);
-  }
-
-  async #readAndAnnounce(): Promise<void> {
-    const startedAt = this.#announced;
-    let zones: ZoneReadResult;
-    try {
-      zones = await this.read();
-    } catch {
-      this.#cache.invalidate();
-      for (const watcher of this.#watchers) watcher(undefined);
-      return;
-    }
-    // Zones announced while this read ran are newer than what it read.
-    if (startedAt === this.#announced) this.#announce(zones);
   }
 }

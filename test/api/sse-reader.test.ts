@@ -66,6 +66,27 @@ describe('api/sse-reader: events from the bytes of a stream', () => {
   }
 });
 
+describe('api/sse-reader: the size of a dropped event', () => {
+  it('tells it, counted to the end of the event, wherever the chunks are cut', () => {
+    const large = `event: big\ndata: ${'x'.repeat(200)}\n\n`;
+    const text = `${large}event: a\ndata: 1\n\n`;
+    const bytes = Buffer.from(text, 'utf8');
+    for (const cut of [5, 50, 150, large.length - 1, large.length + 3]) {
+      const sizes: number[] = [];
+      const reader = new SseReader({
+        maxEventBytes: 100,
+        onEvent: () => undefined,
+        onOversized: (_name, size) => sizes.push(size),
+      });
+      reader.feed(bytes.subarray(0, cut));
+      reader.feed(bytes.subarray(cut));
+      // Its data at least (200 bytes), and at most its whole text.
+      should(sizes).have.length(1);
+      should(sizes[0]).be.within(200, large.length, `cut at ${cut}`);
+    }
+  });
+});
+
 describe('api/sse-reader: text', () => {
   it('drops a byte order mark at the start of the stream, even when its bytes come apart', () => {
     const stream = '\uFEFFevent: a\ndata: 1\n\n';

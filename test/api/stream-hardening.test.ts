@@ -97,6 +97,23 @@ describe('api/streams: size cap, backoff and connect budget', () => {
     should(dropped).eql([DEVICE_PATHS.layout]);
   });
 
+  it('says how large the event it dropped was, once its end has come', async () => {
+    const stream = harness.client().eventStream(STREAM_PATHS.changes);
+    const sizes: (number | undefined)[] = [];
+    const messages: string[] = [];
+    stream.on('warning', (warning, detail) => {
+      sizes.push(detail.bytes);
+      messages.push(warning.message);
+    });
+    stream.start();
+    await until(() => harness.simulator.openStreams === 1, 'open');
+    harness.simulator.emitChange(DEVICE_PATHS.layout, { text: 'x'.repeat(70_000) });
+    await until(() => sizes.length === 1, 'the warning');
+    // The event's whole text: its data (70,000 and a dozen bytes of JSON) and its field names.
+    should(sizes[0]).be.within(70_000, 70_100);
+    should(messages[0]).containEql(`(${sizes[0]} bytes) is larger than 65536 bytes`);
+  });
+
   it('earns the short reconnect delay back once a connection has stayed up', async () => {
     const stream = harness
       .client()

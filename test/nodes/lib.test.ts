@@ -1,23 +1,10 @@
 import should from 'should';
 import { deviceSettingsFromProperties } from '../../src/api/settings';
-import { SingleFlight } from '../../src/device/single-flight';
-import { TtlCache } from '../../src/device/ttl-cache';
 import { DeviceError } from '../../src/errors';
 import { readPoint } from '../../src/nodes/plain/point';
-import { Poller } from '../../src/nodes/plain/poller';
 import { clockTime, connectionStatus } from '../../src/nodes/plain/status';
 import { arrayParts, ZoneChangeTracker } from '../../src/nodes/plain/zone-messages';
 import type { Zone } from '../../src/zones/types';
-
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 function zone(id: string, x1: number, y1: number, x2: number, y2: number, label = id): Zone {
   return {
@@ -41,111 +28,6 @@ function expectInvalidConfig(fn: () => unknown, pattern: RegExp) {
 }
 
 describe('nodes/lib', () => {
-  describe('Poller', () => {
-    it('skips ticks while a run is still busy instead of starting another', async () => {
-      const gate = deferred<void>();
-      let concurrent = 0;
-      let maxConcurrent = 0;
-      const poller = new Poller({
-        intervalMs: 5,
-        task: async () => {
-          concurrent++;
-          maxConcurrent = Math.max(maxConcurrent, concurrent);
-          await gate.promise;
-          concurrent--;
-        },
-      });
-      poller.start();
-      while (poller.skippedTicks < 3) await new Promise((r) => setTimeout(r, 5));
-      should(poller.runs).equal(1);
-      gate.resolve();
-      poller.stop();
-      should(maxConcurrent).equal(1);
-    });
-
-    it('keeps polling after a failing run, leaving no rejection unhandled', async () => {
-      let failures = 0;
-      const poller = new Poller({
-        intervalMs: 2,
-        task: async () => {
-          failures += 1;
-          throw new Error('device down');
-        },
-      });
-      poller.start();
-      while (failures < 2) await new Promise((r) => setTimeout(r, 2));
-      poller.stop();
-      should(poller.runs).be.aboveOrEqual(2);
-    });
-
-    it('runs nothing after stop', async () => {
-      let runs = 0;
-      const poller = new Poller({ intervalMs: 1, task: async () => void runs++ });
-      poller.stop();
-      poller.start();
-      await poller.runNow();
-      await new Promise((r) => setTimeout(r, 10));
-      should(runs).equal(0);
-    });
-
-    it('refuses an interval that is not positive', () => {
-      should(() => new Poller({ intervalMs: 0, task: async () => {} })).throw(RangeError);
-    });
-  });
-
-  describe('SingleFlight', () => {
-    it('gives concurrent callers the same load and starts a new one afterwards', async () => {
-      let loads = 0;
-      const gate = deferred<number>();
-      const flight = new SingleFlight(() => {
-        loads++;
-        return gate.promise;
-      });
-      const a = flight.run();
-      const b = flight.run();
-      gate.resolve(7);
-      should(await Promise.all([a, b])).eql([7, 7]);
-      should(loads).equal(1);
-      await flight.run().catch(() => undefined);
-      should(loads).equal(2);
-    });
-  });
-
-  describe('TtlCache', () => {
-    it('serves the cached value until maxAge has passed, then loads again', async () => {
-      let now = 1000;
-      let value = 0;
-      const cache = new TtlCache(
-        async () => ++value,
-        60_000,
-        () => now,
-      );
-      should(await cache.get()).equal(1);
-      now += 59_999;
-      should(await cache.get()).equal(1);
-      now += 1;
-      should(await cache.get()).equal(2);
-      should(cache.loads).equal(2);
-    });
-
-    it('does not cache a failed load', async () => {
-      let attempt = 0;
-      const cache = new TtlCache(async () => {
-        attempt++;
-        if (attempt === 1) throw new Error('first fails');
-        return 'ok';
-      }, 60_000);
-      await should(cache.get()).be.rejectedWith('first fails');
-      should(await cache.get()).equal('ok');
-    });
-
-    it('shares one load between concurrent callers even with maxAge 0', async () => {
-      const cache = new TtlCache(async () => 'zones', 0);
-      await Promise.all([cache.get(), cache.get(), cache.get()]);
-      should(cache.loads).equal(1);
-    });
-  });
-
   describe('readPoint', () => {
     it('reads {x, y}', () => {
       should(readPoint({ x: 1, y: -2, z: 5 })).eql({ ok: true, point: { x: 1, y: -2 } });

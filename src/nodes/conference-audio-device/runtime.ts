@@ -12,6 +12,7 @@ import { DeviceError, isDeviceError } from '../../errors';
 import { registerAdminEndpoints, type StoredDeviceAddress } from '../glue/admin';
 import { runtimeCatalogue } from '../glue/catalogue';
 import type { DeviceConfigNode, DeviceUser } from '../glue/device';
+import { errorLocaliser, toNodeError } from '../glue/errors';
 import { streamStatus } from '../lib/stream-status-view';
 import {
   connectedWithVendorHint,
@@ -169,6 +170,8 @@ export = (RED: NodeAPI) => {
       known.on('pinMismatch', (expected, seen) => {
         this.warn(t('errors.pinMismatch', { expected, seen }));
       });
+      // Once per stream connection, here for all its nodes: a flood of oversized events is one line.
+      known.on('streamDropped', (warning) => this.warn(toNodeError(warning, errorLocaliser(RED)).message));
     }
     const trusting = connection;
     this.certificateTrust = () =>

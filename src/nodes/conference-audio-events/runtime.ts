@@ -8,7 +8,6 @@ import {
   type StreamKind,
 } from '../../device/stream-hub';
 import { streamErrorReporter, worstCondition } from '../../device/stream-status';
-import type { DeviceError } from '../../errors';
 import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, useDevice } from '../glue/device';
 import { errorLocaliser, toNodeError } from '../glue/errors';
@@ -76,7 +75,7 @@ export = (RED: NodeAPI) => {
       reporter(condition);
     };
 
-    /** Events the streams dropped (over the size cap): logged the first time, counted in the status. */
+    /** Events the streams dropped (over the size cap): counted in the status; the device node logs them. */
     let dropped = 0;
     const showStreams = () => {
       const note = dropped === 0 ? undefined : t('status.dropped', { count: dropped });
@@ -89,9 +88,8 @@ export = (RED: NodeAPI) => {
       showStreams();
     }
 
-    function countDropped(warning: DeviceError) {
+    function countDropped() {
       dropped++;
-      if (dropped === 1) node.warn(toNodeError(warning, localise).message);
       showStreams();
     }
 

@@ -1,5 +1,5 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow } from 'node-red';
-import { TtlCache } from '../../device/ttl-cache';
+import { copyJson } from '../../api/json-copy';
 import { isDeviceError } from '../../errors';
 import { parseZoneList, withGeometry, zonesContaining } from '../../zones';
 import type { ZoneWithGeometry } from '../../zones/types';
@@ -53,12 +53,11 @@ export = (RED: NodeAPI) => {
     const maxAgeMs = (maxAge.ok ? maxAge.value : maxAge.fallback) * 1000;
     // Zones from messages only: a device is optional, so no "no device" status.
     const device = def.device ? useDevice(RED, this, def.device, t('status.noDevice')) : undefined;
-    // Geometry is derived once per read, not once per point: lookups may come several times a second.
-    const cache = new TtlCache<ZoneWithGeometry[]>(async () => {
+    /** The device's zones no older than maxAge, from their owner (with geometry derived once per read). */
+    async function deviceZones(): Promise<readonly ZoneWithGeometry[]> {
       if (!device) throw noDeviceError();
-      const read = await device.connection().zones.read();
-      return read.zones.map((zone) => withGeometry(zone));
-    }, maxAgeMs);
+      return (await device.connection().zones.fresh(maxAgeMs)).geometry;
+    }
 
     this.on('input', (msg: NodeMessageInFlow, send: SendFn, done: (err?: Error) => void) => {
       const message = msg as NodeMessageInFlow & Record<string, unknown>;
@@ -78,17 +77,19 @@ export = (RED: NodeAPI) => {
         return;
       }
       const point = reading.point;
-      let zonesPromise: Promise<ZoneWithGeometry[]>;
+      const fromDevice = message.zones === undefined;
+      let zonesPromise: Promise<readonly ZoneWithGeometry[]>;
       try {
-        zonesPromise =
-          message.zones === undefined ? cache.get() : Promise.resolve(zonesFromMessage(message.zones));
+        zonesPromise = fromDevice ? deviceZones() : Promise.resolve(zonesFromMessage(message.zones));
       } catch (error) {
         done(nodeError(error));
         return;
       }
       zonesPromise.then(
         (zones) => {
-          const containing = zonesContaining(zones, point);
+          const found = zonesContaining(zones, point);
+          // The device's zones are shared by all its nodes: a flow that edits what it receives gets a copy.
+          const containing = fromDevice ? copyJson(found) : found;
           if (containing.length === 0) {
             send([null, message]);
           } else {

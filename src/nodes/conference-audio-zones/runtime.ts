@@ -1,7 +1,7 @@
 import type { NodeAPI, NodeDef, NodeMessage, NodeMessageInFlow, NodeSettings, NodeStatus } from 'node-red';
 import { MAX_TIMER_SECONDS } from '../../api/settings-rules';
 import type { ConnectionState } from '../../api/types';
-import { SingleFlight } from '../../device/single-flight';
+import type { ZonesListener } from '../../device/zones';
 import { renderZoneMap } from '../../zones';
 import type { ZoneReadResult } from '../../zones/types';
 import { runtimeCatalogue } from '../glue/catalogue';
@@ -9,8 +9,8 @@ import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, toNodeError } from '../glue/errors';
 import { joinTopic, nodeTopicNames } from '../lib/topic';
 import { readNonNegative } from '../plain/node-settings';
-import { Poller } from '../plain/poller';
 import { clockTime } from '../plain/status';
+import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
 import { arrayParts, ZoneChangeTracker, zonesWithGeometry } from '../plain/zone-messages';
 import {
   MIN_INTERVAL_SECONDS,
@@ -82,10 +82,6 @@ export = (RED: NodeAPI) => {
     };
 
     const device = useDevice(RED, node, def.device, t('status.noDevice'));
-    const reader = new SingleFlight<ZoneReadResult>(async () => {
-      if (!device) throw noDeviceError();
-      return device.connection().zones.read();
-    });
 
     /** The messages for one read; `base` is the input message (kept) or a fresh one. */
     function messagesFor(read: ZoneReadResult, base: NodeMessage): NodeMessage[] {
@@ -140,37 +136,36 @@ export = (RED: NodeAPI) => {
       if (device) showStatus(device.faultStatus(code));
     }
 
-    /**
-     * Counts the zone lists the change stream delivered. In `changes` mode a read that started before the
-     * latest of them may carry the older zones: reported, it would undo the change and then redo it.
-     */
-    let announced = 0;
-    const outdated = (startedAt: number) => mode === 'changes' && startedAt !== announced;
+    /** A failure no input asked about: reported to Catch only when it differs from the previous one. */
+    function backgroundFailure(error: unknown) {
+      if (closed) return;
+      recordFailure(error);
+      const code = errorCode(error);
+      if (code === lastErrorCode) return;
+      lastErrorCode = code;
+      node.error(nodeError(error), { topic: baseTopic } as NodeMessage);
+    }
 
-    /** A timer or deploy read: reports an error to Catch only when it differs from the previous one. */
-    async function backgroundRead(): Promise<void> {
-      const startedAt = announced;
-      try {
-        const read = await reader.run();
-        if (closed || outdated(startedAt)) return;
+    /** What the device's zones owner hands over: followed zones (changes mode) and reads on the interval. */
+    const listener: ZonesListener = {
+      onZones: (read) => {
+        if (closed) return;
         recordSuccess(read);
         sendAll(messagesFor(read, { topic: baseTopic } as NodeMessage), (m) => node.send(m));
-      } catch (error) {
-        if (closed) return;
-        recordFailure(error);
-        const code = errorCode(error);
-        if (code !== lastErrorCode) {
-          lastErrorCode = code;
-          node.error(nodeError(error), { topic: baseTopic } as NodeMessage);
-        }
-      }
+      },
+      onError: backgroundFailure,
+    };
+
+    /** A read for an input: shared with one in flight; the node answers it itself, not as a follower. */
+    async function readForInput(): Promise<ZoneReadResult> {
+      if (!device) throw noDeviceError();
+      return device.connection().zones.read(listener);
     }
 
     node.on('input', (msg: NodeMessageInFlow, send: SendFn, done: (err?: Error) => void) => {
-      const startedAt = announced;
-      reader.run().then(
+      readForInput().then(
         (read) => {
-          if (closed || outdated(startedAt)) {
+          if (closed) {
             done();
             return;
           }
@@ -193,8 +188,7 @@ export = (RED: NodeAPI) => {
     const interval = readNonNegative(def.interval, ZONES_DEFAULTS.interval, 'Interval');
     if (!interval.ok) node.warn(t('errors.intervalUnreadable', { reason: interval.reason }));
     const intervalSeconds = interval.ok ? interval.value : 0;
-    let poller: Poller | undefined;
-    let startRead: NodeJS.Immediate | undefined;
+    let everyMs: number | undefined;
     if (intervalSeconds > MAX_TIMER_SECONDS) {
       // Node's timers overflow past 24.8 days and would then read every millisecond.
       node.error(t('errors.intervalTooLong', { interval: intervalSeconds, max: MAX_TIMER_SECONDS }));
@@ -202,46 +196,23 @@ export = (RED: NodeAPI) => {
       const seconds = Math.max(intervalSeconds, minimumSeconds());
       if (seconds !== intervalSeconds)
         node.warn(t('errors.intervalRaised', { interval: intervalSeconds, seconds }));
-      poller = new Poller({ intervalMs: seconds * 1000, task: backgroundRead });
-      poller.start();
+      everyMs = seconds * 1000;
     }
-    if (def.onStart === true && device) {
-      // After the deploy finished, so the first read's status and messages reach a started flow.
-      startRead = setImmediate(() => {
-        startRead = undefined;
-        void (poller ? poller.runNow() : backgroundRead());
-      });
-    }
-
-    // Zones follow the device: a change the device announces is reported at once, polling stays the
-    // fallback for when the change stream is not available.
-    let stopFollowing: (() => void) | undefined;
-    if (device && mode === 'changes') {
-      try {
-        stopFollowing = device.connection().zones.watch((zones) => {
-          if (closed) return;
-          announced++;
-          if (zones === undefined) {
-            // The announcement named no complete list: read it, after any read already under way.
-            void reader
-              .run()
-              .catch(() => undefined)
-              .then(() => backgroundRead());
-            return;
-          }
-          recordSuccess(zones);
-          sendAll(messagesFor(zones, { topic: baseTopic } as NodeMessage), (m) => node.send(m));
-        });
-      } catch {
-        // An invalid device config is shown by the device status and reported on every read.
-      }
+    const follow = mode === 'changes';
+    const onStart = def.onStart === true;
+    // The interval is the user's request to the zones owner, which holds the timer: a read still running is
+    // never started again. In changes mode the node follows the zones, so a change is reported at once.
+    // After the deploy finished, so the first read's status and messages reach a started flow.
+    if (device && (follow || everyMs !== undefined || onStart)) {
+      subscribeAfterDeploy(
+        node,
+        (keep) => keep(device.connection().zones.subscribe(listener, { follow, everyMs, initial: onStart })),
+        backgroundFailure,
+      );
     }
 
     node.on('close', () => {
       closed = true;
-      stopFollowing?.();
-      poller?.stop();
-      if (startRead) clearImmediate(startRead);
     });
   }
 
