@@ -3,11 +3,11 @@
  * and the talker in them (the active zone), and the background noise. The only file of the node that
  * knows how the device connection offers these. No Node-RED import.
  */
-import { MAX_TIMER_MS } from '../../api/settings-rules';
 import type { StateGroupName, StateGroups } from '../../control';
+import { ActiveZoneFollower } from '../../device/active-zone-follower';
 import type { DeviceConnection } from '../../device/connection';
-import { ActiveZoneTracker, ANY_ZONE_TYPE, readSoundLocation, withGeometry } from '../../zones';
-import type { ZoneReadResult, ZoneWithGeometry } from '../../zones/types';
+import { ANY_ZONE_TYPE } from '../../zones';
+import type { ZoneWithGeometry } from '../../zones/types';
 import { ACTIVE_ZONE_DEFAULTS } from '../conference-audio-active-zone/definition';
 
 /** The groups the entities are made from; the layout and the network are not needed. */
@@ -49,65 +49,38 @@ export function followDevice(
     }),
   );
 
-  const tracker = new ActiveZoneTracker<ZoneWithGeometry>({
-    zoneType: ANY_ZONE_TYPE,
-    holdMs: ACTIVE_ZONE_DEFAULTS.holdMs,
-    releaseMs: ACTIVE_ZONE_DEFAULTS.releaseMs,
-  });
   let hasZones = false;
-  let releaseTimer: NodeJS.Timeout | undefined;
-  let stopped = false;
   const labelOf = (zone: ZoneWithGeometry | null) =>
     zone === null ? null : zone.label !== '' ? zone.label : zone.id;
-  const told = (change: { zone: ZoneWithGeometry | null } | undefined) => {
-    if (change !== undefined && hasZones) feed.activeZone(labelOf(change.zone));
-  };
-  const scheduleRelease = () => {
-    if (releaseTimer !== undefined || stopped) return;
-    const deadline = tracker.nextDeadline();
-    if (deadline === undefined) return;
-    releaseTimer = setTimeout(
-      () => {
-        releaseTimer = undefined;
-        told(tracker.tick(Date.now()));
-        scheduleRelease();
+  const follower = new ActiveZoneFollower(
+    {
+      zoneType: ANY_ZONE_TYPE,
+      holdMs: ACTIVE_ZONE_DEFAULTS.holdMs,
+      releaseMs: ACTIVE_ZONE_DEFAULTS.releaseMs,
+    },
+    {
+      onChange: (change) => {
+        if (hasZones) feed.activeZone(labelOf(change.zone));
       },
-      Math.min(MAX_TIMER_MS, Math.max(0, deadline - Date.now())),
-    );
-  };
-  const applyZones = (read: ZoneReadResult) => {
-    if (stopped) return;
-    const had = hasZones;
-    hasZones = read.zones.length > 0;
-    const change = tracker.setZones(read.zones.map(withGeometry), Date.now());
-    if (hasZones && (!had || change !== undefined)) feed.activeZone(labelOf(tracker.current.zone));
-  };
-  const loadZones = () =>
-    connection.zones.cached().then(applyZones, (error: unknown) => {
-      if (!stopped) feed.error(error);
-    });
-
-  keep(connection.zones.watch((zones) => (zones === undefined ? void loadZones() : applyZones(zones))));
+      onZones: (zones) => {
+        const had = hasZones;
+        hasZones = zones.zones.length > 0;
+        // Zones that appear say the answer at once; a change they make is told by onChange after this.
+        if (hasZones && !had) feed.activeZone(labelOf(follower.current.zone));
+      },
+      onZonesError: (error) => feed.error(error),
+    },
+  );
+  keep(follower.start(connection));
   keep(
     connection.subscribeStream('data', {
       onEvent: (event) => {
-        if (event.event === 'deviceMetrics') {
-          const data = event.data as { backgroundNoise?: unknown } | null;
-          const level = data?.backgroundNoise;
-          if (typeof level === 'number' && Number.isFinite(level)) feed.noise(level);
-          return;
-        }
-        if (event.event !== 'soundLocation' || !hasZones) return;
-        const location = readSoundLocation(event.data);
-        if (location === undefined) return;
-        told(tracker.observe({ at: event.receivedAt, location }));
-        scheduleRelease();
+        if (event.event !== 'deviceMetrics') return;
+        const data = event.data as { backgroundNoise?: unknown } | null;
+        const level = data?.backgroundNoise;
+        if (typeof level === 'number' && Number.isFinite(level)) feed.noise(level);
       },
     }),
   );
-  void loadZones();
-  return () => {
-    stopped = true;
-    clearTimeout(releaseTimer);
-  };
+  return () => follower.close();
 }
