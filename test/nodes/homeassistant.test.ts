@@ -12,7 +12,9 @@ import {
   delay,
   deviceConfig,
   doneWatchers,
+  FAST_READINGS,
   helper,
+  IN_PRESENTER,
   nodeModules,
   receiveUntilDone,
   tab,
@@ -277,6 +279,31 @@ describe('Home Assistant node (conference-audio-homeassistant)', () => {
       );
       should(ok.count).equal(1);
       should(writes()).eql([]);
+    });
+  });
+
+  describe('following the room', () => {
+    useSimulator({ passwords: { general: PASSWORD }, model: '410', ...FAST_READINGS }, (started) => {
+      sim = started;
+    });
+
+    const activeZone = () => JSON.parse(stateOf('active_zone') ?? '{}') as { zone?: string | null };
+
+    it('publishes the zone the talker speaks in as the active zone, and no zone after the release', async () => {
+      await load();
+      await until(() => activeZone().zone === null, 'no active zone at first');
+      sim.placeTalker(IN_PRESENTER);
+      await until(() => activeZone().zone === 'Presenter', 'the presenter zone');
+      sim.silenceTalker();
+      await until(() => activeZone().zone === null, 'no zone after the release');
+    });
+
+    it('publishes the background noise the device measures, in dB', async () => {
+      await load();
+      await until(() => stateOf('background_noise') !== undefined, 'a noise reading');
+      should(Number(stateOf('background_noise')))
+        .be.a.Number()
+        .and.not.be.NaN();
     });
   });
 
