@@ -1,6 +1,6 @@
 /**
  * The device's own explanation inside an error answer, read from whatever shape its firmware used
- * (device-control.md 4.2): `{errors:[{message}]}`, problem details, plain text, an HTML page's title.
+ * (docs/device-api.md, Error shapes): `{errors:[{message}]}`, problem details, plain text, an HTML page's title.
  */
 
 const MAX_DEVICE_MESSAGE_LENGTH = 200;
@@ -113,7 +113,7 @@ export function deviceSaid(statusCode: number, deviceMessage: string | undefined
     : `(HTTP ${statusCode}; device said: ${deviceMessage})`;
 }
 
-/** The device limits requests: 429, or 409 with "too many requests" (device-control.md 4.1). */
+/** The device limits requests: 429, or 409 with "too many requests" (docs/device-api.md, Rate limits). */
 export function isRateLimited(statusCode: number, deviceMessage: string | undefined): boolean {
   if (statusCode === 429) return true;
   return statusCode === 409 && deviceMessage !== undefined && /too many|rate.?limit/i.test(deviceMessage);

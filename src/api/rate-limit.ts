@@ -7,7 +7,7 @@ import type { RequestLimiter } from './limiter';
 
 /**
  * The pause after the device limited requests: every request of the client waits it out, and it doubles
- * with each rate-limit answer in a row (device-control.md 4.1: 429, or 409 "too many requests").
+ * with each rate-limit answer in a row (docs/device-api.md, Rate limits: 429, or 409 "too many requests").
  */
 export class RateLimitPause {
   #strikes = 0;

@@ -1,6 +1,6 @@
 /**
  * Most events a window can count: a limit above it would let a user-given rate keep unbounded
- * timestamps (issue 21: a rate of 1e308 kept every one, +100 MB in half a minute of flood).
+ * timestamps (a rate of 1e308 once kept every one: 100 MB more in half a minute of flood).
  */
 export const MAX_WINDOW_LIMIT = 10_000;
 

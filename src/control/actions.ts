@@ -1,5 +1,5 @@
 /**
- * The control node's actions (issue 19 item 1): which value each takes, checked before anything is sent,
+ * The control node's actions: which value each takes, checked before anything is sent,
  * and which state group its result is. `parseControlAction` turns an action name and a message value into
  * a typed command, or throws INVALID_INPUT / UNSUPPORTED_FIRMWARE.
  */
@@ -74,7 +74,7 @@ export function groupsActionUses(action: ControlActionName): StateGroupName[] {
   return groups;
 }
 
-/** Firmware floors of actions that are not audio fields (device-control.md 1.6 and 1.9). */
+/** Firmware floors of actions that are not audio fields (docs/device-api.md). */
 const ACTION_FLOORS: Partial<Record<ControlActionName, FirmwareVersion>> = {
   identify: parseFirmwareVersion('1.8'),
   soundLocationAlgorithm: parseFirmwareVersion('2.0'),

@@ -1,5 +1,5 @@
 /**
- * Every field of GET/PATCH /api/v1/audio (device-control.md 1.2): its type, its range or choices, whether
+ * Every field of GET/PATCH /api/v1/audio (docs/device-api.md): its type, its range or choices, whether
  * a PATCH may write it, and the firmware that has it. The one place these facts live; validation, the
  * node's editor and its help read them from here.
  */

@@ -1,5 +1,5 @@
 /**
- * What a change event of /api/v1/events does to the state (device-control.md 3): the groups it sets
+ * What a change event of /api/v1/events does to the state (docs/device-api.md): the groups it sets
  * directly, and the resources to read again. Pure. Every variant the sources disagree on is read: USB as
  * `{status}` or `{connected}`, an event with no body meaning "read me again", zone events that may carry a
  * layout-shaped body or nothing.

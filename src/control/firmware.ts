@@ -1,5 +1,5 @@
 /**
- * Firmware versions, compared as the device compares them (device-control.md 1.2): the text before the
+ * Firmware versions, compared as the device compares them (docs/device-api.md): the text before the
  * first `-`, up to three numeric groups, compared as a tuple. Missing groups count as 0, so "1.9" and
  * "1.9.0" are the same version and `1.9.278056-0` is at least 1.9.
  */

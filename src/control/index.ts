@@ -1,5 +1,5 @@
 /**
- * The control and state model of issue 19: pure functions, no I/O of their own, no Node-RED. The control
+ * The control and state model: pure functions, no I/O of their own, no Node-RED. The control
  * and state nodes (and the device connection's state cache) are built on these.
  */
 export {

@@ -1,5 +1,5 @@
 /**
- * Room profiles (device-control.md 1.10) as GET /api/v1/room/profiles reports them:
+ * Room profiles (docs/device-api.md) as GET /api/v1/room/profiles reports them:
  * `{profiles: [{profileId, name, active}]}`. A flow picks one by its id, by its name, or by a bare word
  * that is tried as a name first and then as an id; a name two profiles share picks neither.
  */

@@ -1,5 +1,5 @@
 /**
- * What a device's refusal of a control action means (device-control.md 4.1, issue 19 item 2). The client
+ * What a device's refusal of a control action means (docs/device-api.md, Error shapes). The client
  * has already turned the answer into a DeviceError with the status and the device's message, read from
  * either body shape (the `errors` list or problem details); here it gets the code a flow can act on.
  */

@@ -1,5 +1,5 @@
 /**
- * Runs one control action against a device (device-control.md 2, issue 19 item 1): checks it, reads what
+ * Runs one control action against a device: checks it, reads what
  * it needs first, writes, then reads back what the write changed. The device's answer to a write is never
  * read (it may be `{}`, empty or an echo); the state changes only from reads. Every group read goes into
  * the cache, so the state nodes send the change.

@@ -1,5 +1,5 @@
 /**
- * The state groups of issue 19 item 3, each in the shape of the GET that reports it, with the spec's
+ * The device state's groups, each in the shape of the GET that reports it, with the spec's
  * spellings, and the resource each is read from. Pure: a GET body in, a group out.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The camera-switching defaults of the room layout (`cameraSwitcherDefaults`, device-control.md 1.9).
+ * The camera-switching defaults of the room layout (`cameraSwitcherDefaults`, docs/device-api.md).
  * The device takes only the complete object, so a change of one or two of them is merged with the values
  * last read before it is sent.
  */

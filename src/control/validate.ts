@@ -1,5 +1,5 @@
 /**
- * Checks a write before anything is sent (issue 19 item 2): a known field with a wrong type, out of range
+ * Checks a write before anything is sent: a known field with a wrong type, out of range
  * or not among its choices, or a write to the read-only volume, is INVALID_INPUT naming the field and what
  * it allows. A field this package does not know is passed on, so newer firmware keeps working. With the
  * device's firmware known, a field it lacks is UNSUPPORTED_FIRMWARE naming the version needed.

@@ -56,7 +56,7 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
   readonly client: DeviceClient;
   /** The room's zones: their one owner for every node of this device (read, followed, kept fresh). */
   readonly zones: DeviceZones;
-  /** The device's state (issue 19): one cache for every state, control and zone node of this device. */
+  /** The device's state: one cache for every state, control and zone node of this device. */
   readonly state: DeviceState;
   readonly #streams: StreamHub;
   /** The control actions in flight, one after the other (see `control`). */
