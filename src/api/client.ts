@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { inspect } from 'node:util';
-import type { DeviceError } from '../errors';
+import { DeviceError } from '../errors';
 import { type Answer, assertEventStream, encodeBody, flattenHeaders, isSuccess, parseBody } from './bodies';
 import { streamConnectBudget } from './connect-budget';
 import { deviceMessageFrom } from './device-message';
@@ -29,6 +29,11 @@ import { validateApiPath, validateRequest } from './url';
 import { VendorWords } from './vendor-words';
 
 const MINUTE_MS = 60_000;
+
+function trustFirstUseOf(hook: unknown): ((fingerprint256: string) => string) | undefined {
+  if (hook === undefined || typeof hook === 'function') return hook as ((seen: string) => string) | undefined;
+  throw new DeviceError('INVALID_CONFIG', 'trustFirstUse must be a function');
+}
 
 /**
  * The device client, the one object its users hold. It puts the layers together: the session (login and
@@ -73,6 +78,7 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
       tls: settings.tls,
       timeoutMs: settings.timeoutMs,
       onPinned: (fingerprint256) => this.emit('pinned', fingerprint256),
+      trustFirstUse: trustFirstUseOf(options.trustFirstUse),
       onPinMismatch: (expected, seen) => this.emit('pinMismatch', expected, seen),
       secrets: () => this.#session.secrets(),
     });
