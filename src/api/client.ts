@@ -7,6 +7,7 @@ import { deviceMessageFrom } from './device-message';
 import { clientClosedError, errorFromStatus } from './errors';
 import { refusedAfterLogin, sendWithFreshLogin } from './fresh-login';
 import { RequestLimiter } from './limiter';
+import { loginBudgetOf } from './login-budget';
 import { LOGIN_PATH } from './protocol';
 import { RateLimitPause } from './rate-limit';
 import { redact } from './redact';
@@ -70,6 +71,7 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
       account: settings.account,
       password: settings.password,
       loginBackoff: settings.loginBackoff,
+      budget: loginBudgetOf(settings.baseUrl, settings.account),
       postLogin: (body) => this.#exchange('POST', LOGIN_PATH, body, undefined, undefined),
       onState: (state, error) => this.#setState(state, error),
     });
