@@ -94,7 +94,7 @@ describe('reliability: a pin store that cannot be read', () => {
     should(statSync(pinFile).mode & 0o777).equal(0o000);
   });
 
-  it('shows the refusal on the device node from the deploy on, and logs it once, naming the file', async () => {
+  it("shows the refusal on the device's nodes from the deploy on, and logs it once, naming the file", async () => {
     writeFileSync(pinFile, '{', { mode: 0o600 });
     const flow = await deploy();
     await until(() => flow.statusTexts().includes('certificate rejected'), 'the refusal shown');
@@ -104,6 +104,17 @@ describe('reliability: a pin store that cannot be read', () => {
     should(lines).have.length(1);
     should(lines[0]).containEql(pinFile);
     should(logins()).equal(0);
+  });
+
+  it('tells the device dialog what is wrong with the store, and that no certificate is trusted', async () => {
+    writeFileSync(pinFile, '{', { mode: 0o600 });
+    await deploy();
+    const answer = await helper
+      .request()
+      .post('/conference-audio/trusted-certificate')
+      .send({ id: 'device' });
+    should(answer.body).containDeep({ ok: true, fingerprint: null, source: null, mismatch: null });
+    should(String(answer.body.storeProblem)).startWith(`${pinFile} is not valid JSON`);
   });
 
   it('connects with a fingerprint entered in the device node, leaving the broken store as it is', async () => {
