@@ -16,8 +16,8 @@ export type LoginFailure =
 
 /**
  * The login budget of one device and account. A login counts from the moment it starts; it is given back
- * when it never reached the device (no connection, a certificate refused) or when its token worked, so
- * the budget holds back only logins the device did not keep.
+ * when it never reached the device (no connection, a certificate refused), and a client's first login
+ * when its token works: many clients that each log in once are not held back.
  */
 export class LoginBudget {
   readonly #window = new SlidingWindow(LOGIN_BUDGET.logins, LOGIN_BUDGET.windowMs);

@@ -51,8 +51,13 @@ export class Session {
   /** Logins in a row whose fresh token the device refused at once (a 401 right after a 200 login). */
   #uselessLogins = 0;
   readonly #budget: LoginBudget;
-  /** When the budget counted the login of the token held, until the token works and it is given back. */
+  /**
+   * When the budget counted this session's first login, until its token works and the login is given back:
+   * a deploy, or another config node, that logs in once is no flood. Logins after it always count, so a
+   * device that takes each token once is asked for no more than the budget.
+   */
   #tokenCountedAt: number | undefined;
+  #loggedIn = false;
   /** Times in a row the login budget was found spent: each one waits longer. */
   #budgetSpent = 0;
   readonly #backoff: Backoff;
@@ -99,7 +104,7 @@ export class Session {
     }
   }
 
-  /** An authorized answer other than 401 came: the token works, and its login leaves the budget. */
+  /** An authorized answer other than 401 came: the token works (and the first login leaves the budget). */
   confirmed(): void {
     this.#uselessLogins = 0;
     this.#budgetSpent = 0;
@@ -164,7 +169,8 @@ export class Session {
       this.#lastRefusal = undefined;
     }
     this.#token = token;
-    this.#tokenCountedAt = countedAt;
+    if (!this.#loggedIn) this.#tokenCountedAt = countedAt;
+    this.#loggedIn = true;
     this.#onState('connected');
     return token;
   }
@@ -245,8 +251,8 @@ export class Session {
         "Check the account's permissions and the vendor word on the device"
       );
     }
-    // Logins started together: none has come back yet to say what the device does with them.
-    return `The device was asked for ${logins} and none of them has held yet; ${wait}`;
+    // Nothing refused yet (logins started together, or tokens the device drops after a request).
+    return `The device was asked for ${logins}, more than a device that keeps its tokens needs; ${wait}`;
   }
 
   #backoffError(waitMs: number): DeviceError {

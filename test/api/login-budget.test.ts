@@ -151,7 +151,7 @@ describe('api/session: one login budget per device and account, requests and str
     should(spent?.message).not.match(/token/);
   });
 
-  it('does not count logins whose token worked: a device read by many clients in turn is never held back', async () => {
+  it("does not count a client's first login once its token works: many clients in turn are never held back", async () => {
     device = await HostileDevice.start((request, response) => {
       if (request.url === LOGIN_PATH) return false;
       response.writeHead(200, { 'content-type': 'application/json' });
@@ -181,5 +181,28 @@ describe('api/session: one login budget per device and account, requests and str
       .request('GET', DEVICE_PATHS.audio)
       .catch(() => undefined);
     should(device.logins).be.above(0);
+  });
+
+  it(`logs in at most ${LOGIN_BUDGET.logins} times more when the device takes each token once`, async () => {
+    const used = new Set<string>();
+    device = await HostileDevice.start((request, response) => {
+      if (request.url === LOGIN_PATH) return false;
+      const token = String(request.headers.authorization);
+      const known = !used.has(token);
+      used.add(token);
+      response.writeHead(known ? 200 : 401, { 'content-type': 'application/json' });
+      response.end(known ? '{}' : JSON.stringify({ errors: [{ message: 'Unauthorized' }] }));
+      return true;
+    });
+    const client = device.client(QUICK);
+    for (let request = 0; request < 3 * LOGIN_BUDGET.logins; request += 1) {
+      await client.request('GET', DEVICE_PATHS.audio).catch(() => undefined);
+    }
+    // The client's first login, whose token worked, and then the budget.
+    should(device.logins).equal(LOGIN_BUDGET.logins + 1);
+    const spent = await client.request('GET', DEVICE_PATHS.audio).catch((error: DeviceError) => error);
+    should(spent)
+      .have.property('message')
+      .match(/asked for 10 logins .* more than a device that keeps its tokens needs/);
   });
 });
