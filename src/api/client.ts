@@ -1,12 +1,13 @@
 import { EventEmitter } from 'node:events';
 import { inspect } from 'node:util';
-import type { DeviceError } from '../errors';
+import { DeviceError } from '../errors';
 import { type Answer, assertEventStream, encodeBody, flattenHeaders, isSuccess, parseBody } from './bodies';
 import { streamConnectBudget } from './connect-budget';
 import { deviceMessageFrom } from './device-message';
 import { clientClosedError, errorFromStatus } from './errors';
 import { refusedAfterLogin, sendWithFreshLogin } from './fresh-login';
 import { RequestLimiter } from './limiter';
+import { loginBudgetOf } from './login-budget';
 import { LOGIN_PATH } from './protocol';
 import { RateLimitPause } from './rate-limit';
 import { redact } from './redact';
@@ -29,6 +30,11 @@ import { validateApiPath, validateRequest } from './url';
 import { VendorWords } from './vendor-words';
 
 const MINUTE_MS = 60_000;
+
+function trustFirstUseOf(hook: unknown): ((fingerprint256: string) => string) | undefined {
+  if (hook === undefined || typeof hook === 'function') return hook as ((seen: string) => string) | undefined;
+  throw new DeviceError('INVALID_CONFIG', 'trustFirstUse must be a function');
+}
 
 /**
  * The device client, the one object its users hold. It puts the layers together: the session (login and
@@ -65,6 +71,7 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
       account: settings.account,
       password: settings.password,
       loginBackoff: settings.loginBackoff,
+      budget: loginBudgetOf(settings.baseUrl, settings.account),
       postLogin: (body) => this.#exchange('POST', LOGIN_PATH, body, undefined, undefined),
       onState: (state, error) => this.#setState(state, error),
     });
@@ -73,6 +80,7 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
       tls: settings.tls,
       timeoutMs: settings.timeoutMs,
       onPinned: (fingerprint256) => this.emit('pinned', fingerprint256),
+      trustFirstUse: trustFirstUseOf(options.trustFirstUse),
       onPinMismatch: (expected, seen) => this.emit('pinMismatch', expected, seen),
       secrets: () => this.#session.secrets(),
     });

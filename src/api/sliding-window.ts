@@ -41,6 +41,12 @@ export class SlidingWindow {
     this.#times.push(now);
   }
 
+  /** Takes back one event counted at `at`, if the window still holds it. */
+  uncount(at: number): void {
+    const index = this.#times.lastIndexOf(at);
+    if (index !== -1) this.#times.splice(index, 1);
+  }
+
   /** 0, counting the event, when it may happen at `now`; otherwise how long until it may. */
   take(now: number): number {
     const wait = this.waitAt(now);

@@ -118,6 +118,11 @@ export interface PinningConnectorOptions {
   baseUrl: string;
   /** Called once when trust on first use pins a certificate. */
   onPinned: (fingerprint256: string) => void;
+  /**
+   * Trust on first use asks it before it pins a certificate: it answers the fingerprint to pin, or throws
+   * a DeviceError to refuse the connection (the next one asks again). Without it, the first one seen.
+   */
+  trustFirstUse?: (fingerprint256: string) => string;
   /** The device showed another certificate than the pinned one (the connection is refused). */
   onMismatch?: (expected: string, seen: string) => void;
 }
@@ -158,8 +163,21 @@ export function createPinningConnector(options: PinningConnectorOptions): {
         return;
       }
       if (expected === undefined) {
-        expected = seen;
-        options.onPinned(seen);
+        let trusted: string;
+        try {
+          trusted = options.trustFirstUse?.(seen) ?? seen;
+        } catch (error) {
+          socket.destroy();
+          callback(
+            error instanceof DeviceError
+              ? error
+              : new DeviceError('TLS', `The certificate of the device at ${options.baseUrl} was not trusted`),
+            null,
+          );
+          return;
+        }
+        expected = trusted;
+        if (trusted === seen) options.onPinned(seen);
       }
       if (seen !== expected) {
         socket.destroy();

@@ -37,6 +37,8 @@ export interface TransportOptions {
   timeoutMs: number;
   /** Trust on first use pinned this fingerprint. */
   onPinned: (fingerprint256: string) => void;
+  /** Decides what trust on first use pins (DeviceClientOptions.trustFirstUse). */
+  trustFirstUse?: ((fingerprint256: string) => string) | undefined;
   /** The device showed another certificate than the pinned one. */
   onPinMismatch: (expected: string, seen: string) => void;
   /** What must never appear in an error's text (the password, the token). */
@@ -79,6 +81,7 @@ export class DeviceTransport {
         baseUrl: this.baseUrl,
         // A listener's failure must not break (or wrongly allow) the connection being made.
         onPinned: (fingerprint256) => ignoreFailure(() => options.onPinned(fingerprint256)),
+        ...(options.trustFirstUse === undefined ? {} : { trustFirstUse: options.trustFirstUse }),
         onMismatch: (expected, seen) => ignoreFailure(() => options.onPinMismatch(expected, seen)),
       });
       connect = pinning.connector;

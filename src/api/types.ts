@@ -35,6 +35,12 @@ export interface DeviceClientOptions {
   vendor?: string;
   /** Default `{ mode: 'insecure' }`. */
   tls?: TlsOptions;
+  /**
+   * TLS `pin` without a fingerprint: asked with the fingerprint of the first certificate seen, before
+   * anything is sent on that connection. Answers the fingerprint to pin (normally the one given), or throws
+   * a DeviceError (code `TLS`) to refuse the connection; the next connection asks again. Default: trust it.
+   */
+  trustFirstUse?: (fingerprint256: string) => string;
   /** Per-request timeout. Default 10000. */
   timeoutMs?: number;
   /**

@@ -76,17 +76,22 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
     );
     const trusted = this.#trustStore.tlsFor(settings.tls);
     this.#trustSource = trusted.source;
-    this.client = new DeviceClient({ ...settings, tls: trusted.tls, password: options.password });
+    this.client = new DeviceClient({
+      ...settings,
+      tls: trusted.tls,
+      password: options.password,
+      // Kept before the first request on the connection: a restart must still refuse another certificate.
+      trustFirstUse: (seen) => {
+        const decided = this.#trustStore.firstUse(seen);
+        this.#trustSource = 'first use';
+        if (decided.fingerprint === seen) this.emit('pinned', seen, decided.kept);
+        return decided.fingerprint;
+      },
+    });
     this.client.on('state', (state, error) => this.emit('state', state, error));
     this.client.on('vendor', (word, configured) => {
       this.#learnedVendor = word;
       this.emit('vendor', word, configured);
-    });
-    this.client.on('pinned', (fingerprint) => {
-      // Kept at once: the login on this connection follows, and a restart must still refuse another certificate.
-      const kept = this.#trustStore.remember(fingerprint);
-      this.#trustSource = 'first use';
-      this.emit('pinned', fingerprint, kept);
     });
     this.client.on('pinMismatch', (expected, seen) => {
       const known = this.#pinMismatch?.seen === seen;
@@ -125,7 +130,16 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
       fingerprint: this.client.pinnedFingerprint ?? null,
       source: this.#trustSource,
       mismatch: this.#pinMismatch,
+      storeProblem: this.pinStoreProblem ?? null,
     };
+  }
+
+  /**
+   * What is wrong with the pin storage, naming it, when it exists but could not be read when last asked:
+   * it is left as it is, and with no fingerprint configured no certificate is trusted.
+   */
+  get pinStoreProblem(): string | undefined {
+    return this.#trustStore.storeProblem;
   }
 
   /** The device's own vendor word, when it named one other than the configured one. */

@@ -2,44 +2,46 @@ import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, write
 import path from 'node:path';
 import type { PinStorage, StoredPin } from './certificate-trust';
 
-/** The file in Node-RED's user directory that keeps first-use pins when no persistent context store does. */
+/** The file in Node-RED's user directory that keeps first-use pins. */
 export const PIN_FILE_NAME = 'conference-audio-pins.json';
 
-/** A context (Node-RED's global context), as much of it as a pin storage needs. */
-export interface ContextStore {
-  get(key: string, store?: string): unknown;
-  set(key: string, value: unknown, store?: string): void;
+/** A fingerprint as this storage writes it: 32 bytes, upper-case hex, colons between. */
+const STORED_FINGERPRINT = /^[0-9A-F]{2}(?::[0-9A-F]{2}){31}$/;
+
+/**
+ * A pin store that exists but cannot be read or parsed. Never taken for "no pin yet": that would trust
+ * whatever certificate answers next.
+ */
+export class UnreadablePinStore extends Error {
+  readonly file: string;
+
+  constructor(file: string, problem: string) {
+    super(`${file} ${problem}`);
+    this.name = 'UnreadablePinStore';
+    this.file = file;
+  }
 }
 
 /**
- * Pins in a context store, one entry per config node. The global context, because Node-RED clears a
- * node's own context on a full deploy.
+ * Pins in memory for the life of the process: only when Node-RED has no user directory (an embedded
+ * runtime). Private to this package, so a flow cannot set a pin as it could in a context store.
  */
-export class ContextPinStorage implements PinStorage {
-  readonly #context: ContextStore;
-  readonly #store: string | undefined;
+export class MemoryPinStorage implements PinStorage {
+  readonly #pins = new Map<string, StoredPin>();
 
-  constructor(context: ContextStore, store: string | undefined) {
-    this.#context = context;
-    this.#store = store;
-  }
-
-  read(nodeId: string): unknown {
-    return this.#context.get(contextKey(nodeId), this.#store);
+  read(nodeId: string): StoredPin | undefined {
+    return this.#pins.get(nodeId);
   }
 
   write(nodeId: string, pin: StoredPin): void {
-    this.#context.set(contextKey(nodeId), pin, this.#store);
+    this.#pins.set(nodeId, { ...pin });
   }
-}
-
-function contextKey(nodeId: string): string {
-  return `conferenceAudioTrustedCertificate_${nodeId.replace(/[^A-Za-z0-9_]/g, '_')}`;
 }
 
 /**
  * Pins in one JSON file, keyed by config node id, readable by its owner only. Written to a temporary file
  * first and renamed over the old one, so a crash leaves the old pins or the new ones, never half a file.
+ * A file that cannot be read is never written over: it may hold the pins of other devices.
  */
 export class FilePinStorage implements PinStorage {
   readonly #file: string;
@@ -48,13 +50,27 @@ export class FilePinStorage implements PinStorage {
     this.#file = file;
   }
 
-  read(nodeId: string): unknown {
+  /** The entry for `nodeId`, undefined when there is none; throws UnreadablePinStore. */
+  read(nodeId: string): StoredPin | undefined {
     const pins = this.#pins();
-    return Object.hasOwn(pins, nodeId) ? pins[nodeId] : undefined;
+    if (!Object.hasOwn(pins, nodeId)) return undefined;
+    const entry = pins[nodeId];
+    const { address, fingerprint } =
+      typeof entry === 'object' && entry !== null ? (entry as Partial<StoredPin>) : {};
+    if (
+      typeof address !== 'string' ||
+      typeof fingerprint !== 'string' ||
+      !STORED_FINGERPRINT.test(fingerprint)
+    ) {
+      throw new UnreadablePinStore(
+        this.#file,
+        `holds an entry for config node ${nodeId} that is not an address and a SHA-256 fingerprint`,
+      );
+    }
+    return { address, fingerprint };
   }
 
   write(nodeId: string, pin: StoredPin): void {
-    // An unreadable file throws here rather than being replaced: it may hold the pins of other devices.
     const stored = this.#pins();
     // Every deploy and restart confirms each configured pin: 1,000 devices must not mean 1,000 file
     // writes, each with its fsync, while the event loop waits.
@@ -77,15 +93,29 @@ export class FilePinStorage implements PinStorage {
     try {
       text = readFileSync(this.#file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return {};
+      throw new UnreadablePinStore(this.#file, readFailure(code));
     }
-    const parsed: unknown = JSON.parse(text);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new UnreadablePinStore(this.#file, `is not valid JSON (${reason})`);
+    }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new Error(`${this.#file} does not hold an object of pins`);
+      const found = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
+      throw new UnreadablePinStore(this.#file, `holds ${found}, not an object of pins by config node id`);
     }
     return parsed as Record<string, unknown>;
   }
+}
+
+function readFailure(code: string | undefined): string {
+  if (code === 'EISDIR') return 'is a directory, not a file';
+  if (code === 'EACCES' || code === 'EPERM') return `cannot be read: permission denied (${code})`;
+  return `cannot be read (${code ?? 'unknown error'})`;
 }
 
 function samePin(stored: unknown, pin: StoredPin): boolean {
@@ -95,33 +125,13 @@ function samePin(stored: unknown, pin: StoredPin): boolean {
 }
 
 /**
- * The first store of settings.js's `contextStorage` that is not in memory (a file store survives
- * restarts), if any.
+ * Where a first-use pin survives a restart: an owner-only file in the user directory. Never a context
+ * store, where a Function node's `global.set` could replace the pin. Without a user directory (an embedded
+ * runtime) `memory` keeps it, which lasts until the restart.
  */
-export function persistentStoreName(contextStorage: unknown): string | undefined {
-  if (typeof contextStorage !== 'object' || contextStorage === null) return undefined;
-  for (const [name, config] of Object.entries(contextStorage)) {
-    const module =
-      typeof config === 'object' && config !== null ? (config as { module?: unknown }).module : config;
-    if (name !== 'default' && module !== 'memory' && module !== undefined) return name;
-  }
-  return undefined;
-}
-
-/**
- * Where a first-use pin survives a restart: a persistent context store when settings.js has one (where
- * earlier versions kept pins), else a file in the user directory. Without either (an embedded runtime with
- * no user directory) the default context keeps it, which lasts until the restart.
- */
-export function choosePinStorage(where: {
-  contextStorage: unknown;
-  userDir: unknown;
-  globalContext: ContextStore;
-}): PinStorage {
-  const store = persistentStoreName(where.contextStorage);
-  if (store !== undefined) return new ContextPinStorage(where.globalContext, store);
+export function choosePinStorage(where: { userDir: unknown; memory: MemoryPinStorage }): PinStorage {
   if (typeof where.userDir === 'string' && where.userDir !== '') {
     return new FilePinStorage(path.join(where.userDir, PIN_FILE_NAME));
   }
-  return new ContextPinStorage(where.globalContext, undefined);
+  return where.memory;
 }

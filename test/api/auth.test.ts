@@ -116,10 +116,12 @@ describe('api/client: a custom vendor word', () => {
     });
     const error = await harness.failure(
       harness.client({ vendor: 'Acme' }).request('GET', '/api/v1/audio'),
-      'HTTP_ERROR',
+      'AUTH_FAILED',
     );
-    should(error.statusCode).equal(400);
-    should(error.message).match(/Acme-Client-Version is missing/);
+    // The status answered the login, not the request: it must not read as the request refused.
+    should(error.statusCode).be.undefined();
+    should(error.deviceMessage).equal('Acme-Client-Version is missing');
+    should(error.message).match(/with HTTP 400 \(device said: Acme-Client-Version is missing\)/);
     should(error.message).match(/vendor word/);
   });
 });
@@ -333,11 +335,21 @@ describe('api/client: refused login', () => {
     should(harness.simulator.counters.logins).equal(1);
   });
 
-  it('does not back off after a login that failed for another reason than the password', async () => {
-    const client = harness.client();
+  it('takes any other answer but a 2xx to the login as a refused login, and backs off as after a wrong password', async () => {
+    const client = harness.client({ loginBackoff: { initialMs: 300, maxMs: 300 } });
     harness.simulator.setFault({ kind: 'status', status: 500, path: '/api/v1/auth/login', times: 1 });
-    const error = await harness.failure(client.request('GET', '/api/v1/audio'), 'HTTP_ERROR');
-    should(error.message).match(/^Login failed/);
+    const error = await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');
+    should(error.message).match(
+      /^Login refused: the device answered the login of account 'general' with HTTP 500/,
+    );
+    should(error.retryAfterMs).equal(300);
+    should(client.state).equal('auth_failed');
+    const held = await harness.failure(client.request('GET', '/api/v1/audio'), 'AUTH_FAILED');
+    should(held.message).match(/not asking the device again/);
+    should(harness.simulator.requests.filter((request) => request.path === '/api/v1/auth/login')).have.length(
+      1,
+    );
+    await delay(350);
     should((await client.request('GET', '/api/v1/audio')).statusCode).equal(200);
   });
 });

@@ -102,6 +102,7 @@ describe('api/client: error answers', () => {
       status: 500,
       body: ' Internal failure \n',
       contentType: 'text/plain',
+      path: '/api/v1/audio',
     });
     const error = await harness.failure(harness.client().request('GET', '/api/v1/audio'), 'HTTP_ERROR');
     should(error.deviceMessage).equal('Internal failure');

@@ -1,7 +1,7 @@
 import FakeTimers from '@sinonjs/fake-timers';
 import should from 'should';
-import { DEVICE_PATHS, type DeviceError, LOGIN_PATH, STREAM_PATHS } from '../../src/api';
-import { LOGIN_BUDGET } from '../../src/api/session';
+import { DEVICE_PATHS, type DeviceClient, DeviceError, LOGIN_PATH, STREAM_PATHS } from '../../src/api';
+import { forgetLoginBudgets, LOGIN_BUDGET } from '../../src/api/login-budget';
 import { delay } from '../support/wait';
 import { HostileDevice } from './hostile-device';
 
@@ -9,12 +9,14 @@ import { HostileDevice } from './hostile-device';
 const QUICK = { loginBackoff: { initialMs: 10, maxMs: 50 } };
 const QUICK_RECONNECT = { reconnect: { initialMs: 10, maxMs: 50 } };
 
-describe('api/session: one login budget per client, requests and streams together', () => {
+describe('api/session: one login budget per device and account, requests and streams together', () => {
   let device: HostileDevice | undefined;
 
+  beforeEach(forgetLoginBudgets);
   afterEach(async () => {
     await device?.close();
     device = undefined;
+    forgetLoginBudgets();
   });
 
   /** Accepts every login, then answers 401 to everything else, streams included. */
@@ -96,5 +98,111 @@ describe('api/session: one login budget per client, requests and streams togethe
     } finally {
       clock.uninstall();
     }
+  });
+
+  it(`logs in at most ${LOGIN_BUDGET.logins} times in ${LOGIN_BUDGET.windowMs / 1000} s for all the clients of one device and account`, async () => {
+    device = await tokenRefusingDevice();
+    const clients = Array.from({ length: 4 }, () => device?.client(QUICK) as DeviceClient);
+    for (let round = 0; round < 100 && device.logins <= LOGIN_BUDGET.logins; round += 1) {
+      await Promise.all(
+        clients.map((client) => client.request('GET', DEVICE_PATHS.audio).catch(() => undefined)),
+      );
+      await delay(5);
+    }
+    should(device.logins).equal(LOGIN_BUDGET.logins);
+  });
+
+  it('keeps a budget of its own for each account of the device', async () => {
+    device = await tokenRefusingDevice();
+    const general = device.client(QUICK);
+    for (let attempt = 0; attempt < 400 && device.logins < LOGIN_BUDGET.logins; attempt += 1) {
+      await general.request('GET', DEVICE_PATHS.audio).catch(() => undefined);
+      await delay(2);
+    }
+    should(device.logins).equal(LOGIN_BUDGET.logins);
+    await device
+      .client({ ...QUICK, account: 'admin' })
+      .request('GET', DEVICE_PATHS.audio)
+      .catch(() => undefined);
+    should(device.logins).be.above(LOGIN_BUDGET.logins);
+  });
+
+  it('says the device refused the login when refused logins spent the budget', async () => {
+    let logins = 0;
+    device = await HostileDevice.start((request, response) => {
+      if (request.url !== LOGIN_PATH) return false;
+      logins += 1;
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ errors: [{ message: 'Unsupported Attributes: account' }] }));
+      return true;
+    });
+    const client = device.client({ loginBackoff: { initialMs: 1, maxMs: 1 } });
+    let spent: DeviceError | undefined;
+    for (let attempt = 0; attempt < 400 && spent === undefined; attempt += 1) {
+      await client.request('GET', DEVICE_PATHS.audio).catch((error: DeviceError) => {
+        if (/within/.test(error.message)) spent = error;
+      });
+      await delay(3);
+    }
+    should(logins).equal(LOGIN_BUDGET.logins);
+    should(spent?.code).equal('AUTH_FAILED');
+    should(spent?.message).match(/^The device refused the login: 10 logins of account 'general' within 30 s/);
+    should(spent?.message).containEql('device said: Unsupported Attributes: account');
+    should(spent?.message).not.match(/token/);
+  });
+
+  it("does not count a client's first login once its token works: many clients in turn are never held back", async () => {
+    device = await HostileDevice.start((request, response) => {
+      if (request.url === LOGIN_PATH) return false;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{}');
+      return true;
+    });
+    // More clients than the budget, one after the other, as a quick run of redeploys makes them.
+    for (let client = 0; client < LOGIN_BUDGET.logins + 5; client += 1) {
+      const response = await device.client(QUICK).request('GET', DEVICE_PATHS.audio);
+      should(response.statusCode).equal(200);
+    }
+    should(device.logins).equal(LOGIN_BUDGET.logins + 5);
+  });
+
+  it('does not count logins that never reached the device', async () => {
+    device = await tokenRefusingDevice();
+    const refuse = () => {
+      throw new DeviceError('TLS', 'not trusted in this test');
+    };
+    const refused = device.client({ tls: { mode: 'pin' }, trustFirstUse: refuse });
+    for (let attempt = 0; attempt < LOGIN_BUDGET.logins + 5; attempt += 1) {
+      await should(refused.request('GET', DEVICE_PATHS.audio)).be.rejectedWith({ code: 'TLS' });
+    }
+    should(device.logins).equal(0);
+    await device
+      .client(QUICK)
+      .request('GET', DEVICE_PATHS.audio)
+      .catch(() => undefined);
+    should(device.logins).be.above(0);
+  });
+
+  it(`logs in at most ${LOGIN_BUDGET.logins} times more when the device takes each token once`, async () => {
+    const used = new Set<string>();
+    device = await HostileDevice.start((request, response) => {
+      if (request.url === LOGIN_PATH) return false;
+      const token = String(request.headers.authorization);
+      const known = !used.has(token);
+      used.add(token);
+      response.writeHead(known ? 200 : 401, { 'content-type': 'application/json' });
+      response.end(known ? '{}' : JSON.stringify({ errors: [{ message: 'Unauthorized' }] }));
+      return true;
+    });
+    const client = device.client(QUICK);
+    for (let request = 0; request < 3 * LOGIN_BUDGET.logins; request += 1) {
+      await client.request('GET', DEVICE_PATHS.audio).catch(() => undefined);
+    }
+    // The client's first login, whose token worked, and then the budget.
+    should(device.logins).equal(LOGIN_BUDGET.logins + 1);
+    const spent = await client.request('GET', DEVICE_PATHS.audio).catch((error: DeviceError) => error);
+    should(spent)
+      .have.property('message')
+      .match(/asked for 10 logins .* more than a device that keeps its tokens needs/);
   });
 });

@@ -4,27 +4,14 @@ import path from 'node:path';
 import should from 'should';
 import { CertificateTrustStore } from '../../src/device/certificate-trust';
 import {
-  ContextPinStorage,
-  type ContextStore,
   choosePinStorage,
   FilePinStorage,
+  MemoryPinStorage,
   PIN_FILE_NAME,
 } from '../../src/device/pin-storage';
 
 const PRINT_A = `${'AB:'.repeat(31)}AB`;
 const PRINT_B = `${'CD:'.repeat(31)}CD`;
-
-/** A context store as Node-RED's memory store behaves: values by store and key. */
-function memoryContext(): ContextStore & { entries: Map<string, unknown> } {
-  const entries = new Map<string, unknown>();
-  return {
-    entries,
-    get: (key, store) => entries.get(`${store ?? 'default'}/${key}`),
-    set: (key, value, store) => {
-      entries.set(`${store ?? 'default'}/${key}`, value);
-    },
-  };
-}
 
 describe('device/pin-storage', () => {
   let dir: string;
@@ -89,39 +76,52 @@ describe('device/pin-storage', () => {
       should(() => storage.write('node1', { address: 'h:443', fingerprint: PRINT_A })).throw();
       should(readFileSync(file, 'utf8')).equal('not json');
     });
+
+    it('throws, naming the file, for a store that exists but cannot be read, never "no pin"', () => {
+      const file = path.join(dir, PIN_FILE_NAME);
+      const cases: Array<[string, RegExp]> = [
+        ['', /is not valid JSON/],
+        ['{"node1": {"address": "h:443", "fing', /is not valid JSON/],
+        ['null', /holds null, not an object of pins/],
+        ['"pins"', /holds a string, not an object of pins/],
+        ['{"node1": "AB:CD"}', /holds an entry for config node node1 that is not/],
+        [`{"node1": {"address": "h:443", "fingerprint": "${PRINT_A.toLowerCase()}"}}`, /not an address/],
+      ];
+      for (const [text, problem] of cases) {
+        writeFileSync(file, text);
+        const error = (() => {
+          try {
+            new FilePinStorage(file).read('node1');
+          } catch (thrown) {
+            return thrown as Error;
+          }
+          throw new Error(`read ${JSON.stringify(text)} as a pin store`);
+        })();
+        should(error.message).startWith(file).and.match(problem);
+      }
+    });
+
+    it('reads nothing for another node in a store whose entries are pins', () => {
+      const file = path.join(dir, PIN_FILE_NAME);
+      writeFileSync(file, JSON.stringify({ node2: { address: 'g:443', fingerprint: PRINT_B } }));
+      should(new FilePinStorage(file).read('node1')).be.undefined();
+    });
   });
 
   describe('choosePinStorage', () => {
-    it('uses the persistent context store of settings.js when there is one', () => {
-      const context = memoryContext();
-      const storage = choosePinStorage({
-        contextStorage: { default: { module: 'memory' }, disk: { module: 'localfilesystem' } },
-        userDir: dir,
-        globalContext: context,
-      });
-      storage.write('node1', { address: 'h:443', fingerprint: PRINT_A });
-      should([...context.entries.keys()]).eql(['disk/conferenceAudioTrustedCertificate_node1']);
-      should(readdirSync(dir)).eql([]);
-    });
-
-    it('uses a file in the user directory when every context store is in memory', () => {
-      const storage = choosePinStorage({
-        contextStorage: { default: { module: 'memory' } },
-        userDir: dir,
-        globalContext: memoryContext(),
-      });
+    it('uses a file in the user directory, never a context store a flow could write', () => {
+      const storage = choosePinStorage({ userDir: dir, memory: new MemoryPinStorage() });
       should(storage).be.instanceOf(FilePinStorage);
       storage.write('node1', { address: 'h:443', fingerprint: PRINT_A });
       should(readdirSync(dir)).eql([PIN_FILE_NAME]);
     });
 
-    it('uses the default context without a user directory', () => {
-      const storage = choosePinStorage({
-        contextStorage: undefined,
-        userDir: undefined,
-        globalContext: memoryContext(),
-      });
-      should(storage).be.instanceOf(ContextPinStorage);
+    it('keeps pins in memory without a user directory', () => {
+      const memory = new MemoryPinStorage();
+      const storage = choosePinStorage({ userDir: undefined, memory });
+      should(storage).equal(memory);
+      storage.write('node1', { address: 'h:443', fingerprint: PRINT_A });
+      should(memory.read('node1')).eql({ address: 'h:443', fingerprint: PRINT_A });
     });
   });
 
@@ -137,6 +137,27 @@ describe('device/pin-storage', () => {
         tls: { mode: 'pin' },
         source: null,
       });
+    });
+
+    it('refuses a first use while the storage cannot be read, naming it, and trusts once it can', () => {
+      const file = path.join(dir, PIN_FILE_NAME);
+      writeFileSync(file, '{');
+      const trust = new CertificateTrustStore(new FilePinStorage(file), 'node1', 'h:443');
+      should(trust.tlsFor({ mode: 'pin' })).eql({ tls: { mode: 'pin' }, source: null });
+      should(trust.storeProblem).startWith(file);
+      should(() => trust.firstUse(PRINT_A)).throw({ code: 'TLS', message: new RegExp(file) });
+      should(readFileSync(file, 'utf8')).equal('{');
+      rmSync(file);
+      should(trust.firstUse(PRINT_A)).eql({ fingerprint: PRINT_A, kept: true });
+      should(trust.storeProblem).be.undefined();
+    });
+
+    it('pins what the storage holds for the device when it came meanwhile, not the certificate seen', () => {
+      const storage = new MemoryPinStorage();
+      const trust = new CertificateTrustStore(storage, 'node1', 'h:443');
+      should(trust.tlsFor({ mode: 'pin' }).source).be.null();
+      storage.write('node1', { address: 'h:443', fingerprint: PRINT_A });
+      should(trust.firstUse(PRINT_B)).eql({ fingerprint: PRINT_A, kept: true });
     });
 
     it('says so when the storage cannot keep a pin', () => {

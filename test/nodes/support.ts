@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inspect } from 'node:util';
 import type { NodeAPI } from 'node-red';
+import { forgetLoginBudgets } from '../../src/api/login-budget';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
 import { catalogueFile, nodeSourceFile, nodeTypes } from '../support/node-types';
 import { shownStatusText } from '../support/status-text';
@@ -357,7 +358,8 @@ export function sentToken(sim: DeviceSimulator): string {
 
 /**
  * Each test of the calling describe block gets a fresh simulator (handed to `started`); after it the flow
- * is unloaded, the helper's settings reset and the simulator closed, so no test sees another's state.
+ * is unloaded, the helper's settings reset, the simulator closed and the login budgets forgotten, so no
+ * test sees another's state.
  */
 export function useSimulator(options: SimulatorOptions, started: (simulator: DeviceSimulator) => void): void {
   let running: DeviceSimulator | undefined;
@@ -370,6 +372,8 @@ export function useSimulator(options: SimulatorOptions, started: (simulator: Dev
     helper.settings({});
     await running?.close();
     running = undefined;
+    // The next test's simulator may get this one's port: it must not inherit its login budget.
+    forgetLoginBudgets();
   });
 }
 

@@ -1,11 +1,11 @@
 /**
  * Trust on first use that lasts: with TLS `pin` and no fingerprint, the certificate a device first shows
- * is kept with the config node (its context, in a file store when settings.js has one) and pinned from
- * then on. A device that later shows another certificate is refused, naming both fingerprints, across a
+ * is kept for the config node in an owner-only file of the user directory (never in a context store, which
+ * a flow can write) and pinned from then on. A device that later shows another certificate is refused, naming both fingerprints, across a
  * full redeploy and a restart of Node-RED, until the user accepts the new certificate in the dialog.
  * A real Node-RED process with the built package: `npm test` builds before it runs the tests.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import should from 'should';
@@ -244,5 +244,25 @@ describe('reliability: a certificate trusted on first use is kept', function () 
     const pinFile = path.join(userDir, PIN_FILE_NAME);
     should(statSync(pinFile).mode & 0o777).equal(0o600);
     should(readFileSync(pinFile, 'utf8')).containEql(simulator.fingerprint256);
+  });
+
+  it('ignores a pin a flow put in the persistent context store', async () => {
+    simulator = await startSimulator({ port: 0, tls: await createCertificate('127.0.0.1') });
+    // What `global.set(key, pin, 'file')` in a Function node leaves in the file context store.
+    const planted = { address: `127.0.0.1:${simulator.port}`, fingerprint: `${'AB:'.repeat(31)}AB` };
+    mkdirSync(path.join(userDir, 'context', 'global'), { recursive: true });
+    writeFileSync(
+      path.join(userDir, 'context', 'global', 'global.json'),
+      JSON.stringify({ conferenceAudioTrustedCertificate_device: planted }),
+    );
+    nodeRed = await start();
+    await deployFlows(nodeRed, flows(simulator.port));
+    const trusted = await trustWhere(nodeRed, 'a certificate trusted', (seen) => seen.fingerprint !== null);
+    should(trusted).containDeep({
+      fingerprint: simulator.fingerprint256,
+      source: 'first use',
+      mismatch: null,
+    });
+    should(readFileSync(path.join(userDir, PIN_FILE_NAME), 'utf8')).containEql(simulator.fingerprint256);
   });
 });

@@ -6,7 +6,7 @@ import { STREAM_DEFAULTS } from '../../api/streams';
 import type { ConnectionState } from '../../api/types';
 import type { CertificateTrust } from '../../device/certificate-trust';
 import { CHANGE_STREAM_IDLE_FACTOR, DeviceConnection } from '../../device/connection';
-import { choosePinStorage } from '../../device/pin-storage';
+import { choosePinStorage, MemoryPinStorage } from '../../device/pin-storage';
 import { DEFAULT_RESYNC_SECONDS, resyncIntervalMs } from '../../device/state-settings';
 import { DeviceError, isDeviceError } from '../../errors';
 import { registerAdminEndpoints, type StoredDeviceAddress } from '../glue/admin';
@@ -80,6 +80,9 @@ export = (RED: NodeAPI) => {
     setLoginPace();
   }
 
+  // Pins when Node-RED has no user directory: kept across redeploys, for the life of the process.
+  const memoryPins = new MemoryPinStorage();
+
   // Once per start as well: every device of this Node-RED resyncs its state at this interval.
   let stateResyncMs: number;
   try {
@@ -117,11 +120,7 @@ export = (RED: NodeAPI) => {
         owner: this.id,
         settings,
         password: this.credentials?.password ?? '',
-        pins: choosePinStorage({
-          contextStorage: settingsOf().contextStorage,
-          userDir: settingsOf().userDir,
-          globalContext: this.context().global,
-        }),
+        pins: choosePinStorage({ userDir: settingsOf().userDir, memory: memoryPins }),
         streamIdleTimeoutMs: streamIdleTimeoutMs(),
         audioIntervalSeconds: audioInterval.value,
         stateResyncIntervalMs: stateResyncMs,
@@ -133,6 +132,18 @@ export = (RED: NodeAPI) => {
       state = 'invalid';
       status = statusOf(invalidConfigStatus());
       this.error(t('errors.invalidConfig', { message: unusable.message }));
+    }
+
+    const storeProblem = connection?.pinStoreProblem;
+    if (storeProblem !== undefined) {
+      if (connection?.certificateTrust.source === 'configured') {
+        this.warn(t('errors.pinStoreConfigured', { problem: storeProblem }));
+      } else {
+        // Every node of the device shows it from the start, not only once one of them has tried.
+        state = 'unreachable';
+        status = statusOf(faultStatus('TLS'));
+        this.error(t('errors.pinStoreUnreadable', { problem: storeProblem }));
+      }
     }
 
     const show = (user: DeviceUser) => {
@@ -175,7 +186,7 @@ export = (RED: NodeAPI) => {
     }
     const trusting = connection;
     this.certificateTrust = () =>
-      trusting?.certificateTrust ?? { fingerprint: null, source: null, mismatch: null };
+      trusting?.certificateTrust ?? { fingerprint: null, source: null, mismatch: null, storeProblem: null };
 
     Object.defineProperty(this, 'connectionStatus', { get: () => status, enumerable: false });
     // The host as resolved (a ${VAR} in the field names the variable, not the device).
