@@ -20,6 +20,16 @@ const FIRMWARE_PATTERN = /Firmware version is\s*([<>])\s*(\d+(?:\.\d+)*)/i;
 const FIELD_PATTERN = /Unsupported Attributes:\s*([A-Za-z0-9_]+)/i;
 const UNSUPPORTED_DEVICE_PATTERN = /unsupported device type/i;
 
+/**
+ * The codes of the device's own answer to a request. Others (a refused login, a vendor word the device does
+ * not take, a rate limit) carry a status too, but it did not answer the action: they are passed on as they are.
+ */
+const ANSWER_CODES: ReadonlySet<string> = new Set(['HTTP_ERROR', 'NOT_FOUND', 'UNSUPPORTED_MODEL']);
+
+function isAnswer(error: unknown): error is DeviceError {
+  return error instanceof DeviceError && ANSWER_CODES.has(error.code);
+}
+
 function said(error: DeviceError): string {
   return error.deviceMessage === undefined ? `HTTP ${error.statusCode}` : error.deviceMessage;
 }
@@ -39,10 +49,10 @@ function firmwareRefusal(error: DeviceError, command: ControlCommand): DeviceErr
 /**
  * The error to report for a refused command: UNSUPPORTED_FIRMWARE, UNSUPPORTED_MODEL, NOT_FOUND (a
  * profile, listing those that exist), DEVICE_BUSY (calibrate with a bar unplugged) or INVALID_INPUT with
- * the device's message. Anything else (rate limiting, network, auth) is returned as it came.
+ * the device's message. Anything else (rate limiting, network, login, vendor word) is returned as it came.
  */
 export function classifyRefusal(error: unknown, context: RefusalContext): unknown {
-  if (!(error instanceof DeviceError) || error.code === 'RATE_LIMITED') return error;
+  if (!isAnswer(error)) return error;
   const { command } = context;
   const details = httpDetails(error);
   if (error.statusCode === 400) {
@@ -70,14 +80,10 @@ export function classifyRefusal(error: unknown, context: RefusalContext): unknow
 
 /**
  * Whether a failed GET means the device does not have the resource (404, or 409 such as profiles on a
- * model 310), so that it is not asked for it again until a redeploy. Rate limiting is not such a refusal.
+ * model 310), so that it is not asked for it again until a redeploy. Rate limiting or a refused login is not.
  */
 export function refusesResource(error: unknown): boolean {
-  return (
-    error instanceof DeviceError &&
-    error.code !== 'RATE_LIMITED' &&
-    (error.statusCode === 404 || error.statusCode === 409)
-  );
+  return isAnswer(error) && (error.statusCode === 404 || error.statusCode === 409);
 }
 
 /**

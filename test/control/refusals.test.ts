@@ -23,6 +23,20 @@ const errors = (message: string) => ({ errors: [{ message }] });
 const audio: ControlCommand = { action: 'audio', value: { dynamicBoostEnabled: true } };
 
 describe('control/refusals: what a device refusal means', () => {
+  it('passes on a vendor word the device refused as it came, though its status is 400', () => {
+    const refused = new DeviceError('VENDOR_MISMATCH', 'The device refused the vendor word', {
+      statusCode: 400,
+    });
+    should(classifyRefusal(refused, { command: audio })).equal(refused);
+    should(refusesResource(refused)).be.false();
+  });
+
+  it('does not take a refused login as the device lacking the resource', () => {
+    const refused = new DeviceError('AUTH_FAILED', 'Login refused', { statusCode: 409 });
+    should(refusesResource(refused)).be.false();
+    should(classifyRefusal(refused, { command: audio })).equal(refused);
+  });
+
   it('reads "Firmware version is <" as UNSUPPORTED_FIRMWARE naming the field and the version', () => {
     const error = classified(
       answered(400, errors('Unsupported Attributes: dynamicBoostEnabled. Firmware version is < 1.9.0.')),
