@@ -12,7 +12,7 @@ import { RateLimitPause } from './rate-limit';
 import { redact } from './redact';
 import { RequestSender } from './sender';
 import { Session } from './session';
-import { resolveClientSettings } from './settings';
+import { clientSettingsFor, type ResolvedClientSettings } from './settings';
 import { EventStream, type EventStreamOptions, type StreamResponse } from './streams';
 import { DeviceTransport } from './transport';
 import type {
@@ -53,9 +53,10 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
   readonly #reserveStreamConnect: () => number;
   readonly #eventStreams = new Set<EventStream>();
 
-  constructor(options: DeviceClientOptions) {
+  /** A library user's options are checked here; settings already checked (./settings) are taken as they are. */
+  constructor(options: DeviceClientOptions | ResolvedClientSettings) {
     super();
-    const settings = resolveClientSettings(options);
+    const settings = clientSettingsFor(options);
     this.baseUrl = settings.baseUrl;
     this.account = settings.account;
     this.#limiter = new RequestLimiter(settings.maxRequestsPerMinute, MINUTE_MS);

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { DeviceClient } from '../api/client';
-import type { DeviceSettings } from '../api/settings';
+import { clientSettingsOf, type DeviceSettings } from '../api/settings';
 import { STREAM_DEFAULTS } from '../api/streams';
 import type { ConnectionState } from '../api/types';
 import { type ControlResult, runControlAction } from '../control/runner';
@@ -27,8 +27,6 @@ export interface DeviceConnectionOptions {
   pins: PinStorage;
   /** Silence after which the data stream counts as dead; the change stream waits ten times as long. */
   streamIdleTimeoutMs: number;
-  /** Seconds between two reads of the audio settings (default 2); 0: read at start and after writes only. */
-  audioIntervalSeconds?: number;
   /** Between two full reads of the device state: once a minute unless settings.js (or a test) says otherwise. */
   stateResyncIntervalMs?: number;
 }
@@ -73,7 +71,9 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
     );
     const trusted = this.#trustStore.tlsFor(settings.tls);
     this.#trustSource = trusted.source;
-    this.client = new DeviceClient({ ...settings, tls: trusted.tls, password: options.password });
+    this.client = new DeviceClient(
+      clientSettingsOf(settings, { tls: trusted.tls, password: options.password }),
+    );
     this.client.on('state', (state, error) => this.emit('state', state, error));
     this.client.on('vendor', (word, configured) => {
       this.#learnedVendor = word;
@@ -106,7 +106,7 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
         followChanges: (subscriber) => this.subscribeStream('changes', subscriber),
         watchMute: (watcher) => this.#streams.watchMute(watcher),
       },
-      { audioIntervalSeconds: options.audioIntervalSeconds, resyncIntervalMs: options.stateResyncIntervalMs },
+      { audioIntervalMs: settings.audioIntervalMs, resyncIntervalMs: options.stateResyncIntervalMs },
     );
   }
 

@@ -19,7 +19,12 @@ import { AudioPoll } from './state-audio-poll';
 import { followFeeds, type StateFeeds } from './state-feeds';
 import { StateFollowers, type StateSubscriber } from './state-followers';
 import { ResyncSchedule } from './state-resync';
-import { audioIntervalMs, type DeviceStateOptions, READ_GAP_MS, RESYNC_INTERVAL_MS } from './state-settings';
+import {
+  DEFAULT_AUDIO_INTERVAL_MS,
+  type DeviceStateOptions,
+  READ_GAP_MS,
+  RESYNC_INTERVAL_MS,
+} from './state-settings';
 
 export type { StateFeeds } from './state-feeds';
 export type { StateListener, StateSubscriber } from './state-followers';
@@ -62,7 +67,7 @@ export class DeviceState implements ControlStateCache {
   constructor(requester: DeviceRequester, feeds: StateFeeds, options: DeviceStateOptions = {}) {
     this.#requester = requester;
     this.#feeds = feeds;
-    this.audioIntervalMs = audioIntervalMs(options.audioIntervalSeconds);
+    this.audioIntervalMs = options.audioIntervalMs ?? DEFAULT_AUDIO_INTERVAL_MS;
     this.#resyncSchedule = new ResyncSchedule(options.resyncIntervalMs ?? RESYNC_INTERVAL_MS, () =>
       this.#resyncInTurn(),
     );

@@ -1,10 +1,10 @@
 /** A device connection to the simulator and a recording subscriber, for the device state tests. */
 import type { GroupState, StateGroupName, StateGroups } from '../../src/control';
-import type { DeviceConnection, DeviceConnectionOptions } from '../../src/device/connection';
+import type { DeviceConnection } from '../../src/device/connection';
 import type { DeviceState } from '../../src/device/state';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
 import { until } from '../support/wait';
-import { connectTo } from './connect';
+import { type ConnectOptions, connectTo } from './connect';
 
 export const PASSWORD = 'State-Test-Pw-1';
 
@@ -46,7 +46,7 @@ export function follow(state: DeviceState, groups?: readonly StateGroupName[]): 
   };
 }
 
-type StateOptions = Pick<DeviceConnectionOptions, 'audioIntervalSeconds' | 'stateResyncIntervalMs'>;
+type StateOptions = Pick<ConnectOptions, 'audioIntervalSeconds' | 'stateResyncIntervalMs'>;
 
 /**
  * A simulator per test and connections to it, all closed after the test. Audio is never polled and the
