@@ -29,6 +29,8 @@ export interface DeviceConnectionOptions {
   streamIdleTimeoutMs: number;
   /** Between two full reads of the device state: once a minute unless settings.js (or a test) says otherwise. */
   stateResyncIntervalMs?: number;
+  /** The same while the change stream streams without a break: 10 minutes unless a test says otherwise. */
+  stateSteadyResyncIntervalMs?: number;
 }
 
 export interface DeviceConnectionEvents {
@@ -106,7 +108,11 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
         followChanges: (subscriber) => this.subscribeStream('changes', subscriber),
         watchMute: (watcher) => this.#streams.watchMute(watcher),
       },
-      { audioIntervalMs: settings.audioIntervalMs, resyncIntervalMs: options.stateResyncIntervalMs },
+      {
+        audioIntervalMs: settings.audioIntervalMs,
+        resyncIntervalMs: options.stateResyncIntervalMs,
+        steadyResyncIntervalMs: options.stateSteadyResyncIntervalMs,
+      },
     );
   }
 

@@ -7,6 +7,12 @@ export const DEFAULT_AUDIO_INTERVAL_MS = DEVICE_DEFAULTS.audioIntervalSeconds * 
 /** Everything is read again this often, in case the change stream missed something without dropping. */
 export const RESYNC_INTERVAL_MS = 60_000;
 /**
+ * The resync while the change stream has streamed for a whole interval without a break: what it would
+ * read, the stream already said. At 1,000 rooms the minute's resync is most of the package's cost over a
+ * bare stream reader (a new TLS connection per read).
+ */
+export const STEADY_RESYNC_INTERVAL_MS = 600_000;
+/**
  * How long a timed resync that falls due just after the change stream stopped waits for its return, which
  * reads everything anyway (the first reconnect comes within a second); after that it reads by itself.
  */
@@ -27,6 +33,8 @@ export interface DeviceStateOptions {
   audioIntervalMs?: number | undefined;
   /** Between two full resyncs: once a minute unless settings.js (or a test) says otherwise. */
   resyncIntervalMs?: number | undefined;
+  /** Between two full resyncs while the change stream streams without a break: 10 minutes unless a test says otherwise. */
+  steadyResyncIntervalMs?: number | undefined;
 }
 
 /**

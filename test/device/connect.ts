@@ -4,7 +4,9 @@ import { DeviceConnection, type DeviceConnectionOptions } from '../../src/device
 import { FilePinStorage } from '../../src/device/pin-storage';
 import type { DeviceSimulator } from '../../src/simulator';
 
-export type ConnectOptions = Partial<Pick<DeviceConnectionOptions, 'owner' | 'stateResyncIntervalMs'>> & {
+export type ConnectOptions = Partial<
+  Pick<DeviceConnectionOptions, 'owner' | 'stateResyncIntervalMs' | 'stateSteadyResyncIntervalMs'>
+> & {
   password: string;
   account?: 'general' | 'admin';
   /** The config node's audio interval, in seconds. */

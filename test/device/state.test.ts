@@ -216,6 +216,30 @@ describe('device/state: the state of one device, read and followed', () => {
     should(layoutReads()).equal(3);
   });
 
+  it('stretches the timed resync while the change stream streams without a break', async () => {
+    const connection = harness.connect({ stateResyncIntervalMs: 400, stateSteadyResyncIntervalMs: 60_000 });
+    await harness.followed(connection.state, ['switching']);
+    // The interval in which the stream opened keeps the rhythm: one timed resync.
+    await until(() => layoutReads() === 2, 'the first timed resync', 3000);
+    // At the interval's rhythm this would be four or five more.
+    await delay(2000);
+    should(layoutReads()).equal(2);
+  });
+
+  it('keeps the interval rhythm for the interval after the change stream reconnects', async () => {
+    const connection = harness.connect({ stateResyncIntervalMs: 1500, stateSteadyResyncIntervalMs: 60_000 });
+    await harness.followed(connection.state, ['switching']);
+    await until(() => layoutReads() === 2, 'the first timed resync', 5000);
+    // Past the least gap between two reads of one resource, so that the return's read is not held back.
+    await delay(1100);
+    harness.sim.dropStreams();
+    await until(() => layoutReads() === 3, 'the read after the change stream returned', 5000);
+    await until(() => layoutReads() === 4, 'the timed resync an interval after the return', 5000);
+    // Steady again: stretched.
+    await delay(3500);
+    should(layoutReads()).equal(4);
+  });
+
   it("reads the groups of the minute's resync one after another, not in a burst of connections", async () => {
     const connection = harness.connect({ stateResyncIntervalMs: 1000 });
     await harness.followed(connection.state);
