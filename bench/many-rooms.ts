@@ -126,7 +126,6 @@ function roomsFlow(simulators: readonly HostedSimulator[]): FlowNode[] {
     timing: ACTIVE_ZONE_DEFAULTS.timing,
     hold: ACTIVE_ZONE_DEFAULTS.holdMs,
     release: ACTIVE_ZONE_DEFAULTS.releaseMs,
-    releaseUnit: ACTIVE_ZONE_DEFAULTS.releaseUnit,
     topic: '',
     wires: [[]],
   }));

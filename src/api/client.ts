@@ -7,7 +7,7 @@ import { deviceMessageFrom } from './device-message';
 import { clientClosedError, errorFromStatus } from './errors';
 import { refusedAfterLogin, sendWithFreshLogin } from './fresh-login';
 import { RequestLimiter } from './limiter';
-import { LOGIN_PATH } from './protocol';
+import { DEVICE_PATHS } from './protocol';
 import { RateLimitPause } from './rate-limit';
 import { redact } from './redact';
 import { RequestSender } from './sender';
@@ -66,7 +66,7 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
       account: settings.account,
       password: settings.password,
       loginBackoff: settings.loginBackoff,
-      postLogin: (body) => this.#exchange('POST', LOGIN_PATH, body, undefined, undefined),
+      postLogin: (body) => this.#exchange('POST', DEVICE_PATHS.login, body, undefined, undefined),
       onState: (state, error) => this.#setState(state, error),
     });
     this.#transport = new DeviceTransport({

@@ -4,7 +4,7 @@ import { type Answer, isSuccess, readAuthParameters } from './bodies';
 import { deviceMessageFrom } from './device-message';
 import { errorFromStatus } from './errors';
 import { loginTurn } from './login-pacer';
-import { LOGIN_PATH } from './protocol';
+import { DEVICE_PATHS } from './protocol';
 import { redact } from './redact';
 import { SlidingWindow } from './sliding-window';
 import type { Account, ConnectionState } from './types';
@@ -25,7 +25,7 @@ export interface SessionOptions {
   /** May be blank (older deployments). Held here only, and forgotten on close. */
   password: string;
   loginBackoff: Backoff;
-  /** Posts a login body to LOGIN_PATH and hands back the answer (under the client's request ceiling). */
+  /** Posts a login body to the login path and hands back the answer (under the client's request ceiling). */
   postLogin: (body: string) => Promise<Answer>;
   onState: (state: ConnectionState, error?: DeviceError) => void;
 }
@@ -156,7 +156,13 @@ export class Session {
       throw error;
     }
     if (!isSuccess(answer.statusCode)) {
-      const error = errorFromStatus('POST', LOGIN_PATH, answer.statusCode, deviceMessage, this.account);
+      const error = errorFromStatus(
+        'POST',
+        DEVICE_PATHS.login,
+        answer.statusCode,
+        deviceMessage,
+        this.account,
+      );
       const hint = answer.statusCode === 400 ? '; check the vendor word, client id and account' : '';
       throw new DeviceError(error.code, `Login failed: ${error.message}${hint}`, details);
     }

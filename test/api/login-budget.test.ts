@@ -1,6 +1,6 @@
 import FakeTimers from '@sinonjs/fake-timers';
 import should from 'should';
-import { DEVICE_PATHS, type DeviceError, LOGIN_PATH, STREAM_PATHS } from '../../src/api';
+import { DEVICE_PATHS, type DeviceError, STREAM_PATHS } from '../../src/api';
 import { LOGIN_BUDGET } from '../../src/api/session';
 import { delay } from '../support/wait';
 import { HostileDevice } from './hostile-device';
@@ -20,7 +20,7 @@ describe('api/session: one login budget per client, requests and streams togethe
   /** Accepts every login, then answers 401 to everything else, streams included. */
   async function tokenRefusingDevice(): Promise<HostileDevice> {
     return HostileDevice.start((request, response) => {
-      if (request.url === LOGIN_PATH) return false;
+      if (request.url === DEVICE_PATHS.login) return false;
       response.writeHead(401, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ errors: [{ message: 'Unauthorized' }] }));
       return true;
