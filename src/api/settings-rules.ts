@@ -25,29 +25,8 @@ import {
   type TLS_MODES,
 } from './setting-checks';
 
-export {
-  ACCOUNTS,
-  type Checked,
-  checkAccount,
-  checkAudioInterval,
-  checkCaText,
-  checkClientId,
-  checkFingerprint,
-  checkHost,
-  checkPort,
-  checkTimeoutSeconds,
-  checkTlsMode,
-  checkVendor,
-  DEVICE_DEFAULTS,
-  DEVICE_PROPERTIES,
-  type DeviceProperty,
-  decimalNumber,
-  MAX_AUDIO_INTERVAL_SECONDS,
-  MAX_CLIENT_HEADER_LENGTH,
-  MAX_TIMEOUT_SECONDS,
-  type SettingProblem,
-  TLS_MODES,
-} from './setting-checks';
+// The checks, defaults and limits are this module's too: importers need not know where each lives.
+export * from './setting-checks';
 
 /**
  * The longest delay Node's timers honour (2^31-1 ms, about 24.8 days): a longer one overflows and the
