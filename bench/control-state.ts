@@ -26,10 +26,13 @@
  * Overridable: CONTROL_PROBES=120 CONTROL_PROBE_MS=600 CONTROL_USES=9 CONTROL_SIZES=200
  * CONTROL_SETTLE_SECONDS=15 CONTROL_WINDOW_SECONDS=30
  */
+
+import { Session } from 'node:inspector/promises';
 import { DEVICE_PATHS } from '../src/api/protocol';
 import { type DeviceSimulator, startSimulator } from '../src/simulator';
 import { delay } from '../test/support/wait';
 import { phaseTable, RequestTimeline, rawWriteAndReadBack } from './lib/control-timeline';
+import { type CpuProfile, PROFILE_SAMPLING_MICROS, profileReport, summariseProfile } from './lib/cpu-profile';
 import { closeCounterAgent, mapLimited, readRequests } from './lib/device-counters';
 import { type EmbeddedNodeRed, type FlowMessage, startEmbeddedNodeRed } from './lib/embedded-node-red';
 import { deviceFleet, inactiveDebug, pinnedDevice } from './lib/flows';
@@ -49,6 +52,8 @@ import {
 } from './lib/table';
 
 const PROBES = envNumber('CONTROL_PROBES', 120);
+/** CONTROL_PROFILE=1: V8's CPU profiler over the measured probes (this process: Node-RED, simulator, bench). */
+const PROFILE = process.env.CONTROL_PROFILE === '1';
 const PROBE_SPACING_MS = envNumber('CONTROL_PROBE_MS', 600);
 const USES = envNumber('CONTROL_USES', 9);
 const SIZES = envSizes('CONTROL_SIZES', '200');
@@ -177,6 +182,21 @@ interface Latencies {
   raw: number[];
   /** Each package probe's phases (./lib/control-timeline.ts), when all its requests were seen. */
   phases: number[][];
+  profile?: CpuProfile;
+}
+
+/** Starts V8's CPU profiler in this process; the function returned stops it and answers the profile. */
+async function startProfiler(): Promise<() => Promise<CpuProfile>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: PROFILE_SAMPLING_MICROS });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    return profile as unknown as CpuProfile;
+  };
 }
 
 async function probeLatency(nodeRed: EmbeddedNodeRed, simulator: DeviceSimulator): Promise<Latencies> {
@@ -186,8 +206,10 @@ async function probeLatency(nodeRed: EmbeddedNodeRed, simulator: DeviceSimulator
   const token = await rawLogin(pool, PASSWORD);
   const timeline = new RequestTimeline();
   let muted = simulator.getState().audio.microphoneMute === true;
+  let stopProfiler: (() => Promise<CpuProfile>) | undefined;
   try {
     for (let probe = 0; probe < warmUp + PROBES; probe++) {
+      if (PROFILE && probe === warmUp) stopProfiler = await startProfiler();
       muted = !muted;
       const target = muted;
       const stateSeen = messageWhere(nodeRed, 'state-sink', (msg) => mutedIn(msg) === target);
@@ -214,6 +236,7 @@ async function probeLatency(nodeRed: EmbeddedNodeRed, simulator: DeviceSimulator
       }
       await delay(Math.max(0, PROBE_SPACING_MS - (performance.now() - sentAt)));
     }
+    if (stopProfiler !== undefined) result.profile = await stopProfiler();
   } finally {
     timeline.close();
     await pool.close();
@@ -292,6 +315,13 @@ async function latencyAndCounts(): Promise<string[]> {
       '',
       `where the package's time goes (${latencies.phases.length} probes, undici's diagnostics channels):`,
       phaseTable(latencies.phases),
+      ...(latencies.profile === undefined
+        ? []
+        : [
+            '',
+            'CPU profile over the measured probes (this process: Node-RED, the simulator, the bare client, the bench):',
+            profileReport(summariseProfile(latencies.profile), latencies.state.length, 'µs/probe'),
+          ]),
       '',
       `one use: mute toggle + its state read back (requests: median of ${USES} uses, counted at the simulator)`,
       formatTable(
