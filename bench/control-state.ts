@@ -17,18 +17,27 @@
  *    Node-RED used over a window and its heap after a full garbage collection, against size 0 (only the
  *    bench's stats tab); per device = (size N - size 0) / N.
  *
- * Goals: p99 under 20 ms; 200 devices under 10% of a core.
+ * Baseline of 1: a bare undici client doing the same write and read-back on the same simulator, its probes
+ *    taking turns with the package's; and where the package's time goes, from undici's diagnostics channels.
+ *
+ * Goals: p99 under 20 ms, and at most 2x the bare client's; 200 devices under 10% of a core.
+ * CONTROL_SIZES= (empty) leaves part 3 out.
  * Reproduce: npm run build && node --require tsx/cjs bench/run.ts control-state
  * Overridable: CONTROL_PROBES=120 CONTROL_PROBE_MS=600 CONTROL_USES=9 CONTROL_SIZES=200
  * CONTROL_SETTLE_SECONDS=15 CONTROL_WINDOW_SECONDS=30
  */
+
+import { Session } from 'node:inspector/promises';
 import { DEVICE_PATHS } from '../src/api/protocol';
 import { type DeviceSimulator, startSimulator } from '../src/simulator';
 import { delay } from '../test/support/wait';
+import { phaseTable, RequestTimeline, rawWriteAndReadBack } from './lib/control-timeline';
+import { type CpuProfile, PROFILE_SAMPLING_MICROS, profileReport, summariseProfile } from './lib/cpu-profile';
 import { closeCounterAgent, mapLimited, readRequests } from './lib/device-counters';
 import { type EmbeddedNodeRed, type FlowMessage, startEmbeddedNodeRed } from './lib/embedded-node-red';
 import { deviceFleet, inactiveDebug, pinnedDevice } from './lib/flows';
 import { type BenchNodeRed, type FlowNode, measureUsage, startBenchNodeRed } from './lib/node-red-child';
+import { pinnedPool, rawLogin } from './lib/raw-device';
 import { type HostedSimulator, startSimulatorProcesses } from './lib/simulator-process';
 import {
   envNumber,
@@ -43,6 +52,8 @@ import {
 } from './lib/table';
 
 const PROBES = envNumber('CONTROL_PROBES', 120);
+/** CONTROL_PROFILE=1: V8's CPU profiler over the measured probes (this process: Node-RED, simulator, bench). */
+const PROFILE = process.env.CONTROL_PROFILE === '1';
 const PROBE_SPACING_MS = envNumber('CONTROL_PROBE_MS', 600);
 const USES = envNumber('CONTROL_USES', 9);
 const SIZES = envSizes('CONTROL_SIZES', '200');
@@ -54,6 +65,8 @@ const TAB = 'control-tab';
 const DEVICE = 'control-device';
 const GOAL_P99_MS = 20;
 const GOAL_CPU_SHARE = 0.1;
+/** The state message with the new value at most this many times the bare client's write and read-back, at p99. */
+const GOAL_RAW_RATIO = 2;
 
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
@@ -165,28 +178,68 @@ const mutedIn = (msg: FlowMessage) =>
 interface Latencies {
   state: number[];
   control: number[];
+  /** The bare undici client's write and read-back on the same simulator, probes taking turns with the package's. */
+  raw: number[];
+  /** Each package probe's phases (./lib/control-timeline.ts), when all its requests were seen. */
+  phases: number[][];
+  profile?: CpuProfile;
+}
+
+/** Starts V8's CPU profiler in this process; the function returned stops it and answers the profile. */
+async function startProfiler(): Promise<() => Promise<CpuProfile>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: PROFILE_SAMPLING_MICROS });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    return profile as unknown as CpuProfile;
+  };
 }
 
 async function probeLatency(nodeRed: EmbeddedNodeRed, simulator: DeviceSimulator): Promise<Latencies> {
-  const result: Latencies = { state: [], control: [] };
+  const result: Latencies = { state: [], control: [], raw: [], phases: [] };
   const warmUp = Math.min(20, Math.ceil(PROBES / 5));
+  const pool = pinnedPool(simulator.url, simulator.fingerprint256);
+  const token = await rawLogin(pool, PASSWORD);
+  const timeline = new RequestTimeline();
   let muted = simulator.getState().audio.microphoneMute === true;
-  for (let probe = 0; probe < warmUp + PROBES; probe++) {
-    muted = !muted;
-    const target = muted;
-    const stateSeen = messageWhere(nodeRed, 'state-sink', (msg) => mutedIn(msg) === target);
-    const controlSeen = messageWhere(nodeRed, 'control-sink', (msg) => mutedIn(msg) === target);
-    const sentAt = performance.now();
-    nodeRed.trigger('control', { action: 'microphoneMute', payload: target });
-    const [stateAt, controlAt] = await Promise.all([
-      stateSeen.then(() => performance.now()),
-      controlSeen.then(() => performance.now()),
-    ]);
-    if (probe >= warmUp) {
-      result.state.push(stateAt - sentAt);
-      result.control.push(controlAt - sentAt);
+  let stopProfiler: (() => Promise<CpuProfile>) | undefined;
+  try {
+    for (let probe = 0; probe < warmUp + PROBES; probe++) {
+      if (PROFILE && probe === warmUp) stopProfiler = await startProfiler();
+      muted = !muted;
+      const target = muted;
+      const stateSeen = messageWhere(nodeRed, 'state-sink', (msg) => mutedIn(msg) === target);
+      const controlSeen = messageWhere(nodeRed, 'control-sink', (msg) => mutedIn(msg) === target);
+      timeline.reset();
+      const sentAt = performance.now();
+      nodeRed.trigger('control', { action: 'microphoneMute', payload: target });
+      const [stateAt, controlAt] = await Promise.all([
+        stateSeen.then(() => performance.now()),
+        controlSeen.then(() => performance.now()),
+      ]);
+      const phases = timeline.phases(sentAt, stateAt);
+      // Half a spacing later, the bare client writes the same value on its own connection: the device
+      // does the same work, and the state the package follows stays what the package wrote.
+      await delay(PROBE_SPACING_MS / 2);
+      const rawAt = performance.now();
+      await rawWriteAndReadBack(pool, token, target);
+      const rawMs = performance.now() - rawAt;
+      if (probe >= warmUp) {
+        result.state.push(stateAt - sentAt);
+        result.control.push(controlAt - sentAt);
+        result.raw.push(rawMs);
+        if (phases !== undefined) result.phases.push(phases);
+      }
+      await delay(Math.max(0, PROBE_SPACING_MS - (performance.now() - sentAt)));
     }
-    await delay(Math.max(0, PROBE_SPACING_MS - (performance.now() - sentAt)));
+    if (stopProfiler !== undefined) result.profile = await stopProfiler();
+  } finally {
+    timeline.close();
+    await pool.close();
   }
   return result;
 }
@@ -246,9 +299,29 @@ async function latencyAndCounts(): Promise<string[]> {
             ms(percentile(latencies.control, 0.99)),
             ms(Math.max(...latencies.control)),
           ],
+          [
+            'bare undici client: PATCH + GET, parsed',
+            String(latencies.raw.length),
+            ms(percentile(latencies.raw, 0.5)),
+            ms(percentile(latencies.raw, 0.99)),
+            ms(Math.max(...latencies.raw)),
+          ],
         ],
       ),
       `  goal p99 < ${GOAL_P99_MS} ms: ${p99 < GOAL_P99_MS ? 'met' : 'MISSED'}`,
+      `  package/bare client: p50 ${(percentile(latencies.state, 0.5) / percentile(latencies.raw, 0.5)).toFixed(2)}x, ` +
+        `p99 ${(p99 / percentile(latencies.raw, 0.99)).toFixed(2)}x (goal p99 <= ${GOAL_RAW_RATIO}x: ` +
+        `${p99 <= GOAL_RAW_RATIO * percentile(latencies.raw, 0.99) ? 'met' : 'MISSED'})`,
+      '',
+      `where the package's time goes (${latencies.phases.length} probes, undici's diagnostics channels):`,
+      phaseTable(latencies.phases),
+      ...(latencies.profile === undefined
+        ? []
+        : [
+            '',
+            'CPU profile over the measured probes (this process: Node-RED, the simulator, the bare client, the bench):',
+            profileReport(summariseProfile(latencies.profile), latencies.state.length, 'µs/probe'),
+          ]),
       '',
       `one use: mute toggle + its state read back (requests: median of ${USES} uses, counted at the simulator)`,
       formatTable(
@@ -365,7 +438,7 @@ async function fleet(): Promise<string[]> {
 }
 
 export async function run(): Promise<void> {
-  const lines = [...(await latencyAndCounts()), '', ...(await fleet())];
+  const lines = [...(await latencyAndCounts()), '', ...(SIZES.length === 0 ? [] : await fleet())];
   lines.push(
     `  ${machineLine()}`,
     '  reproduce: npm run build && node --require tsx/cjs bench/run.ts control-state',

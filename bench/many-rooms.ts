@@ -34,7 +34,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { DEVICE_PATHS } from '../src/api/protocol';
-import { DEFAULT_RESYNC_SECONDS } from '../src/device/state-settings';
+import { DEFAULT_RESYNC_SECONDS, STEADY_RESYNC_INTERVAL_MS } from '../src/device/state-settings';
 import { ACTIVE_ZONE_DEFAULTS } from '../src/nodes/conference-audio-active-zone/definition';
 import { delay } from '../test/support/wait';
 import { type BareReading, READINGS } from './lib/bare-stream';
@@ -126,7 +126,6 @@ function roomsFlow(simulators: readonly HostedSimulator[]): FlowNode[] {
     timing: ACTIVE_ZONE_DEFAULTS.timing,
     hold: ACTIVE_ZONE_DEFAULTS.holdMs,
     release: ACTIVE_ZONE_DEFAULTS.releaseMs,
-    releaseUnit: ACTIVE_ZONE_DEFAULTS.releaseUnit,
     topic: '',
     wires: [[]],
   }));
@@ -523,7 +522,8 @@ export async function run(): Promise<void> {
         `${ACTIVE_ZONE_DEFAULTS.holdMs} ms, release ${ACTIVE_ZONE_DEFAULTS.releaseMs} ms), a soundLocation ` +
         `reading every ${READING_INTERVAL_MS} ms per device, simulators in ${processes.length} child ` +
         `process(es); settle ${SETTLE_SECONDS} s, window ${WINDOW_SECONDS} s; the state read again every ` +
-        `${STATE_RESYNC_SECONDS} s` +
+        `${STATE_RESYNC_SECONDS} s, stretched to ${Math.max(STATE_RESYNC_SECONDS, STEADY_RESYNC_INTERVAL_MS / 1000)} s ` +
+        'while its change stream streams without a break' +
         (PROFILE_KIND === undefined ? '' : `, ${PROFILE_KIND} profiler on`),
     );
     if (WINDOW_SECONDS % STATE_RESYNC_SECONDS !== 0)

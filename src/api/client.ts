@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { inspect } from 'node:util';
-import { DeviceError } from '../errors';
+import type { DeviceError } from '../errors';
 import { type Answer, assertEventStream, encodeBody, flattenHeaders, isSuccess, parseBody } from './bodies';
 import { streamConnectBudget } from './connect-budget';
 import { deviceMessageFrom } from './device-message';
@@ -8,12 +8,12 @@ import { clientClosedError, errorFromStatus } from './errors';
 import { refusedAfterLogin, sendWithFreshLogin } from './fresh-login';
 import { RequestLimiter } from './limiter';
 import { loginBudgetOf } from './login-budget';
-import { LOGIN_PATH } from './protocol';
+import { DEVICE_PATHS } from './protocol';
 import { RateLimitPause } from './rate-limit';
 import { redact } from './redact';
 import { RequestSender } from './sender';
 import { Session } from './session';
-import { resolveClientSettings } from './settings';
+import { clientSettingsFor, type ResolvedClientSettings } from './settings';
 import { EventStream, type EventStreamOptions, type StreamResponse } from './streams';
 import { DeviceTransport } from './transport';
 import type {
@@ -30,11 +30,6 @@ import { validateApiPath, validateRequest } from './url';
 import { VendorWords } from './vendor-words';
 
 const MINUTE_MS = 60_000;
-
-function trustFirstUseOf(hook: unknown): ((fingerprint256: string) => string) | undefined {
-  if (hook === undefined || typeof hook === 'function') return hook as ((seen: string) => string) | undefined;
-  throw new DeviceError('INVALID_CONFIG', 'trustFirstUse must be a function');
-}
 
 /**
  * The device client, the one object its users hold. It puts the layers together: the session (login and
@@ -59,9 +54,10 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
   readonly #reserveStreamConnect: () => number;
   readonly #eventStreams = new Set<EventStream>();
 
-  constructor(options: DeviceClientOptions) {
+  /** A library user's options are checked here; settings already checked (./settings) are taken as they are. */
+  constructor(options: DeviceClientOptions | ResolvedClientSettings) {
     super();
-    const settings = resolveClientSettings(options);
+    const settings = clientSettingsFor(options);
     this.baseUrl = settings.baseUrl;
     this.account = settings.account;
     this.#limiter = new RequestLimiter(settings.maxRequestsPerMinute, MINUTE_MS);
@@ -72,7 +68,7 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
       password: settings.password,
       loginBackoff: settings.loginBackoff,
       budget: loginBudgetOf(settings.baseUrl, settings.account),
-      postLogin: (body) => this.#exchange('POST', LOGIN_PATH, body, undefined, undefined),
+      postLogin: (body) => this.#exchange('POST', DEVICE_PATHS.login, body, undefined, undefined),
       onState: (state, error) => this.#setState(state, error),
     });
     this.#transport = new DeviceTransport({
@@ -80,7 +76,7 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
       tls: settings.tls,
       timeoutMs: settings.timeoutMs,
       onPinned: (fingerprint256) => this.emit('pinned', fingerprint256),
-      trustFirstUse: trustFirstUseOf(options.trustFirstUse),
+      trustFirstUse: settings.trustFirstUse,
       onPinMismatch: (expected, seen) => this.emit('pinMismatch', expected, seen),
       secrets: () => this.#session.secrets(),
     });

@@ -11,13 +11,10 @@ export {
   dataErrorEventName,
   dataErrorEventSubject,
   HTTP_METHODS,
-  LAYOUT_PATH,
-  LOGIN_PATH,
   METHODS_WITH_BODY,
   profileActivePath,
   STREAM_PATHS,
   STREAMING_PATHS,
-  ZONES_PATH,
 } from './protocol';
 export {
   type DeviceEvent,

@@ -92,11 +92,6 @@ export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PATCH', 'PUT
 /** The methods whose request carries a body. */
 export const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set<HttpMethod>(['POST', 'PATCH', 'PUT']);
 
-/** The names 0.1.0 exported, kept for its users. */
-export const LOGIN_PATH = DEVICE_PATHS.login;
-export const ZONES_PATH = DEVICE_PATHS.zones;
-export const LAYOUT_PATH = DEVICE_PATHS.layout;
-
 /**
  * Streams the device feeds at a steady pace whatever happens: the data stream sends deviceMetrics every
  * 5 s even while sound location is off (device-control.md 1.13), so a silence of events there is death,

@@ -26,7 +26,7 @@ export interface SessionOptions {
   loginBackoff: Backoff;
   /** The logins of this device and account, shared by every client of the process (./login-budget). */
   budget: LoginBudget;
-  /** Posts a login body to LOGIN_PATH and hands back the answer (under the client's request ceiling). */
+  /** Posts a login body to the login path and hands back the answer (under the client's request ceiling). */
   postLogin: (body: string) => Promise<Answer>;
   onState: (state: ConnectionState, error?: DeviceError) => void;
 }

@@ -1,28 +1,31 @@
 /**
  * The one settings model: turns what a user gave (config node properties after Node-RED's `${VAR}`
- * substitution, or a library user's DeviceClientOptions) into resolved device settings, with the
- * defaults applied. Every refusal is a DeviceError INVALID_CONFIG whose message names the property.
- * The rules and texts live in ./settings-rules.ts, which the editor runs too.
+ * substitution, or a library user's DeviceClientOptions) into checked device settings, with the
+ * defaults applied. Each is checked here, once: the client and the device state take the result as it
+ * is. Every refusal is a DeviceError INVALID_CONFIG whose message names the property. The rules and
+ * texts live in ./settings-rules.ts, which the editor runs too.
  */
 
 import { createSecureContext } from 'node:tls';
 import { DeviceError } from '../errors';
 import type { Backoff } from './backoff';
+import { backoff, positive } from './option-checks';
 import {
   type Checked,
   checkAccount,
   checkCaText,
   checkClientId,
-  checkDeviceProperty,
   checkFingerprint,
   checkHost,
   checkPort,
-  checkTimeoutSeconds,
   checkTlsMode,
   checkVendor,
   DEVICE_DEFAULTS,
   DEVICE_PROPERTIES,
+  type DeviceProperty,
+  type DevicePropertyValues,
   MAX_TIMEOUT_SECONDS,
+  readDeviceProperty,
   type SettingProblem,
   trimmed,
 } from './settings-rules';
@@ -30,28 +33,22 @@ import { MAX_WINDOW_LIMIT } from './sliding-window';
 import type { Account, DeviceClientOptions, TlsOptions } from './types';
 import { packageVersion } from './version';
 
+export { positive } from './option-checks';
 export { DEVICE_DEFAULTS } from './settings-rules';
 
 /**
- * The config node's properties as the editor stores them (numbers may arrive as strings: from older
- * flows, hand-edited JSON, or a `${VAR}` that Node-RED substituted).
+ * The config node's properties as the editor stores them (numbers may arrive as strings: from
+ * hand-edited JSON, or a `${VAR}` that Node-RED substituted).
  */
-export interface DeviceSettingsInput {
-  host?: unknown;
-  port?: unknown;
-  account?: unknown;
-  clientId?: unknown;
-  vendor?: unknown;
-  tls?: unknown;
-  fingerprint?: unknown;
-  ca?: unknown;
-  timeout?: unknown;
-}
+export type DeviceSettingsInput = Partial<Record<DeviceProperty, unknown>>;
 
-/** Everything a client needs but the password, defaults filled in. */
-export interface DeviceSettings {
+/** Everything a client needs but the password, checked, defaults filled in. */
+export interface ClientSettings {
+  /** As the user gave it, trimmed: the device's name in logs and the key of its first-use pin. */
   host: string;
   port: number;
+  /** `https://<host>[:port]`, the port left out when it is 443. */
+  baseUrl: string;
   account: Account;
   clientId: string;
   vendor: string;
@@ -59,10 +56,14 @@ export interface DeviceSettings {
   timeoutMs: number;
 }
 
+/** A config node's settings: the client's, and how often the device state reads the audio settings. */
+export interface DeviceSettings extends ClientSettings {
+  /** 0: only after a deploy and after each write. */
+  audioIntervalMs: number;
+}
+
 /** What the client runs with, every option resolved. */
-export interface ResolvedClientSettings extends DeviceSettings {
-  /** `https://<host>[:port]`, the port left out when it is 443. */
-  baseUrl: string;
+export interface ResolvedClientSettings extends ClientSettings {
   password: string;
   clientVersion: string;
   maxRequestsPerMinute: number;
@@ -70,6 +71,16 @@ export interface ResolvedClientSettings extends DeviceSettings {
   maxStreamConnectsPerMinute: number;
   loginBackoff: Backoff;
   rateLimitBackoff: Backoff;
+  /** Decides what trust on first use pins (DeviceClientOptions.trustFirstUse). */
+  trustFirstUse?: (fingerprint256: string) => string;
+}
+
+type TrustFirstUse = (fingerprint256: string) => string;
+
+function trustFirstUseOf(hook: unknown): { trustFirstUse?: TrustFirstUse } {
+  if (hook === undefined) return {};
+  if (typeof hook === 'function') return { trustFirstUse: hook as TrustFirstUse };
+  throw invalidConfig('trustFirstUse must be a function');
 }
 
 export type { Backoff };
@@ -82,6 +93,9 @@ export const CLIENT_DEFAULTS = {
   rateLimitBackoff: { initialMs: 1000, maxMs: 60_000 },
 } as const;
 
+/** The settings this module made (and froze): the client takes them without checking again. */
+const resolved = new WeakSet<object>();
+
 function invalidConfig(message: string): DeviceError {
   return new DeviceError('INVALID_CONFIG', message);
 }
@@ -92,61 +106,125 @@ function accepted<T>(checked: Checked<T>): T {
 }
 
 /** The CA text parsed the way the TLS layer will; the editor can only check its form. */
-function readableCa(ca: string): string {
+function caProblem(ca: string): SettingProblem | undefined {
   try {
     createSecureContext({ ca });
+    return undefined;
   } catch (error) {
-    throw invalidConfig(
-      `The CA certificate PEM cannot be read: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      property: 'ca',
+      reason: 'caUnreadable',
+      message: `The CA certificate PEM cannot be read: ${reason}`,
+    };
   }
+}
+
+function readableCa(ca: string): string {
+  const problem = caProblem(ca);
+  if (problem !== undefined) throw invalidConfig(problem.message);
   return ca;
+}
+
+function baseUrlFor(urlHost: string, port: number): string {
+  return port === DEVICE_DEFAULTS.port ? `https://${urlHost}` : `https://${urlHost}:${port}`;
+}
+
+type ParsedSettings = { ok: true; settings: DeviceSettings } | { ok: false; problems: SettingProblem[] };
+
+/** Every property read once: the settings, or every problem (the runtime sees them after `${VAR}` substitution). */
+function parseDeviceSettings(input: DeviceSettingsInput): ParsedSettings {
+  const problems: SettingProblem[] = [];
+  const values: Partial<Record<DeviceProperty, unknown>> = {};
+  for (const property of DEVICE_PROPERTIES) {
+    const checked = readDeviceProperty(property, input[property], input.tls);
+    if (checked.ok) values[property] = checked.value;
+    else problems.push(checked.problem);
+  }
+  // Complete: every property was read without a problem.
+  const read = values as DevicePropertyValues;
+  const unreadableCa = problems.length === 0 && read.ca !== undefined ? caProblem(read.ca) : undefined;
+  if (unreadableCa !== undefined) problems.push(unreadableCa);
+  if (problems.length > 0) return { ok: false, problems };
+  let tls: TlsOptions = { mode: 'insecure' };
+  if (read.tls === 'ca') tls = { mode: 'ca', ca: read.ca ?? '' };
+  else if (read.tls === 'pin')
+    tls = { mode: 'pin', ...(read.fingerprint && { fingerprint: read.fingerprint }) };
+  const settings: DeviceSettings = {
+    host: String(trimmed(input.host)),
+    port: read.port,
+    baseUrl: baseUrlFor(read.host, read.port),
+    account: read.account,
+    clientId: read.clientId,
+    vendor: read.vendor,
+    tls,
+    timeoutMs: Math.round(read.timeout * 1000),
+    audioIntervalMs: Math.round(read.audioInterval * 1000),
+  };
+  return { ok: true, settings: Object.freeze(settings) };
 }
 
 /** Every problem of a config node's properties, as the runtime sees them (after `${VAR}` substitution). */
 export function deviceSettingsProblems(input: DeviceSettingsInput): SettingProblem[] {
-  const problems: SettingProblem[] = [];
-  for (const property of DEVICE_PROPERTIES) {
-    const problem = checkDeviceProperty(property, input[property], { editing: false, tlsMode: input.tls });
-    if (problem !== undefined) problems.push(problem);
-  }
-  return problems;
+  const parsed = parseDeviceSettings(input);
+  return parsed.ok ? [] : parsed.problems;
 }
 
-/** A config node's properties as client settings (everything but the password). Throws INVALID_CONFIG. */
+/** A config node's properties as checked device settings (everything but the password). Throws INVALID_CONFIG. */
 export function deviceSettingsFromProperties(input: DeviceSettingsInput): DeviceSettings {
-  const [problem] = deviceSettingsProblems(input);
-  if (problem !== undefined) throw invalidConfig(problem.message);
-  const tlsMode = accepted(checkTlsMode(trimmed(input.tls)));
-  const fingerprint = trimmed(input.fingerprint);
-  let tls: TlsOptions;
-  if (tlsMode === 'ca') tls = { mode: 'ca', ca: readableCa(accepted(checkCaText(input.ca))) };
-  else if (tlsMode === 'pin' && fingerprint !== '' && fingerprint !== undefined && fingerprint !== null)
-    tls = { mode: 'pin', fingerprint: accepted(checkFingerprint(fingerprint)) };
-  else tls = { mode: tlsMode };
-  return {
-    host: String(trimmed(input.host)),
-    port: portFromProperty(input.port),
-    account: accepted(checkAccount(trimmed(input.account))),
-    clientId: accepted(checkClientId(trimmed(input.clientId))),
-    vendor: accepted(checkVendor(trimmed(input.vendor))),
-    tls,
-    timeoutMs: timeoutMsFromProperty(input.timeout),
-  };
+  const parsed = parseDeviceSettings(input);
+  if (!parsed.ok) throw invalidConfig(parsed.problems[0].message);
+  return parsed.settings;
 }
 
 /** The config node's port property (blank: 443). Throws INVALID_CONFIG. */
 export function portFromProperty(value: unknown): number {
-  const problem = checkDeviceProperty('port', value, { editing: false });
-  if (problem !== undefined) throw invalidConfig(problem.message);
-  return accepted(checkPort(trimmed(value)));
+  return accepted(readDeviceProperty('port', value));
 }
 
 /** The config node's timeout property, in seconds (blank: 10), as milliseconds. Throws INVALID_CONFIG. */
 export function timeoutMsFromProperty(value: unknown): number {
-  const problem = checkDeviceProperty('timeout', value, { editing: false });
-  if (problem !== undefined) throw invalidConfig(problem.message);
-  return Math.round(accepted(checkTimeoutSeconds(trimmed(value))) * 1000);
+  return Math.round(accepted(readDeviceProperty('timeout', value)) * 1000);
+}
+
+/**
+ * Checked settings and the password as what a client runs with: the client options a config node does
+ * not offer take their defaults. Nothing is checked again.
+ */
+export function clientSettingsOf(
+  settings: ClientSettings,
+  extra: { password: string; tls?: TlsOptions; trustFirstUse?: TrustFirstUse },
+): ResolvedClientSettings {
+  const { host, port, baseUrl, account, clientId, vendor, timeoutMs } = settings;
+  return frozen({
+    host,
+    port,
+    baseUrl,
+    account,
+    clientId,
+    vendor,
+    tls: extra.tls ?? settings.tls,
+    timeoutMs,
+    password: extra.password,
+    clientVersion: packageVersion(),
+    maxRequestsPerMinute: CLIENT_DEFAULTS.maxRequestsPerMinute,
+    maxStreamConnectsPerMinute: CLIENT_DEFAULTS.maxStreamConnectsPerMinute,
+    loginBackoff: { ...CLIENT_DEFAULTS.loginBackoff },
+    rateLimitBackoff: { ...CLIENT_DEFAULTS.rateLimitBackoff },
+    ...trustFirstUseOf(extra.trustFirstUse),
+  });
+}
+
+function frozen(settings: ResolvedClientSettings): ResolvedClientSettings {
+  resolved.add(settings);
+  return Object.freeze(settings);
+}
+
+/** A library user's options as the client runs with them: resolved here, or as they are when already resolved. */
+export function clientSettingsFor(
+  options: DeviceClientOptions | ResolvedClientSettings,
+): ResolvedClientSettings {
+  return resolved.has(options) ? (options as ResolvedClientSettings) : resolveClientSettings(options);
 }
 
 /** The host as it goes into a URL (IPv6 in brackets); throws INVALID_CONFIG naming the host. */
@@ -162,42 +240,7 @@ export function portNumber(port: unknown): number {
 
 /** `https://<host>[:port]`, the port left out when it is 443. Throws INVALID_CONFIG on bad input. */
 export function baseUrlOf(host: unknown, port?: unknown): string {
-  const hostPart = urlHost(host);
-  const validPort = portNumber(port);
-  return validPort === DEVICE_DEFAULTS.port ? `https://${hostPart}` : `https://${hostPart}:${validPort}`;
-}
-
-/** A positive number option, or its fallback when absent; INVALID_CONFIG naming the option otherwise. */
-export function positive(
-  name: string,
-  value: unknown,
-  fallback: number,
-  options: { integer?: boolean; max?: number } = {},
-) {
-  if (value === undefined) return fallback;
-  if (
-    typeof value !== 'number' ||
-    !Number.isFinite(value) ||
-    value <= 0 ||
-    (options.integer === true && !Number.isInteger(value)) ||
-    (options.max !== undefined && value > options.max)
-  ) {
-    const limit = options.max === undefined ? '' : ` of at most ${options.max}`;
-    throw invalidConfig(
-      `${name} must be a positive ${options.integer === true ? 'whole ' : ''}number${limit}; got ${String(value)}`,
-    );
-  }
-  return value;
-}
-
-function backoff(name: string, value: unknown, fallback: Backoff): Backoff {
-  if (value === undefined) return { ...fallback };
-  if (typeof value !== 'object' || value === null)
-    throw invalidConfig(`${name} must be an object {initialMs, maxMs}`);
-  const initialMs = positive(`${name}.initialMs`, Reflect.get(value, 'initialMs'), fallback.initialMs);
-  const maxMs = positive(`${name}.maxMs`, Reflect.get(value, 'maxMs'), Math.max(fallback.maxMs, initialMs));
-  if (maxMs < initialMs) throw invalidConfig(`${name}.maxMs must not be smaller than ${name}.initialMs`);
-  return { initialMs, maxMs };
+  return baseUrlFor(urlHost(host), portNumber(port));
 }
 
 /** A library user's TLS option; without one, trust on first use (`pin`), as the config node does. */
@@ -224,7 +267,7 @@ export function resolveClientSettings(options: DeviceClientOptions): ResolvedCli
   if (password !== undefined && password !== null && typeof password !== 'string') {
     throw invalidConfig('Password must be text (it may be blank)');
   }
-  return {
+  return frozen({
     baseUrl,
     host: options.host,
     port: portNumber(options.port),
@@ -251,5 +294,6 @@ export function resolveClientSettings(options: DeviceClientOptions): ResolvedCli
     ),
     loginBackoff: backoff('loginBackoff', options.loginBackoff, CLIENT_DEFAULTS.loginBackoff),
     rateLimitBackoff: backoff('rateLimitBackoff', options.rateLimitBackoff, CLIENT_DEFAULTS.rateLimitBackoff),
-  };
+    ...trustFirstUseOf(options.trustFirstUse),
+  });
 }

@@ -1,6 +1,6 @@
 import { DeviceError } from '../errors';
 import { validateApiPath } from './api-path';
-import { HTTP_METHODS, type HttpMethod, LOGIN_PATH } from './protocol';
+import { DEVICE_PATHS, HTTP_METHODS, type HttpMethod } from './protocol';
 import { baseUrlOf, portNumber, urlHost } from './settings';
 
 export { MAX_API_PATH_LENGTH, validateApiPath } from './api-path';
@@ -29,7 +29,7 @@ export function validateRequest(method: HttpMethod, path: string): string {
     );
   }
   const apiPath = validateApiPath(path);
-  if (apiPath.split('?')[0] === LOGIN_PATH) {
+  if (apiPath.split('?')[0] === DEVICE_PATHS.login) {
     throw new DeviceError(
       'INVALID_INPUT',
       'The client logs in by itself: do not call the login endpoint directly',

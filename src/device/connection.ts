@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { DeviceClient } from '../api/client';
-import type { DeviceSettings } from '../api/settings';
+import { clientSettingsOf, type DeviceSettings } from '../api/settings';
 import type { ConnectionState } from '../api/types';
 import { type ControlResult, runControlAction } from '../control/runner';
 import type { DeviceError } from '../errors';
@@ -24,10 +24,10 @@ export interface DeviceConnectionOptions {
   pins: PinStorage;
   /** Silence after which the data stream counts as dead; the change stream waits ten times as long. */
   streamIdleTimeoutMs: number;
-  /** Seconds between two reads of the audio settings (default 2); 0: read at start and after writes only. */
-  audioIntervalSeconds?: number;
   /** Between two full reads of the device state: once a minute unless settings.js (or a test) says otherwise. */
   stateResyncIntervalMs?: number;
+  /** The same while the change stream streams without a break: 10 minutes unless a test says otherwise. */
+  stateSteadyResyncIntervalMs?: number;
 }
 
 export interface DeviceConnectionEvents {
@@ -76,18 +76,19 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
     );
     const trusted = this.#trustStore.tlsFor(settings.tls);
     this.#trustSource = trusted.source;
-    this.client = new DeviceClient({
-      ...settings,
-      tls: trusted.tls,
-      password: options.password,
-      // Kept before the first request on the connection: a restart must still refuse another certificate.
-      trustFirstUse: (seen) => {
-        const decided = this.#trustStore.firstUse(seen);
-        this.#trustSource = 'first use';
-        if (decided.fingerprint === seen) this.emit('pinned', seen, decided.kept);
-        return decided.fingerprint;
-      },
-    });
+    this.client = new DeviceClient(
+      clientSettingsOf(settings, {
+        tls: trusted.tls,
+        password: options.password,
+        // Kept before the first request on the connection: a restart must still refuse another certificate.
+        trustFirstUse: (seen) => {
+          const decided = this.#trustStore.firstUse(seen);
+          this.#trustSource = 'first use';
+          if (decided.fingerprint === seen) this.emit('pinned', seen, decided.kept);
+          return decided.fingerprint;
+        },
+      }),
+    );
     this.client.on('state', (state, error) => this.emit('state', state, error));
     this.client.on('vendor', (word, configured) => {
       this.#learnedVendor = word;
@@ -120,7 +121,11 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
         followChanges: (subscriber) => this.subscribeStream('changes', subscriber),
         watchMute: (watcher) => this.#streams.watchMute(watcher),
       },
-      { audioIntervalSeconds: options.audioIntervalSeconds, resyncIntervalMs: options.stateResyncIntervalMs },
+      {
+        audioIntervalMs: settings.audioIntervalMs,
+        resyncIntervalMs: options.stateResyncIntervalMs,
+        steadyResyncIntervalMs: options.stateSteadyResyncIntervalMs,
+      },
     );
   }
 

@@ -1,26 +1,44 @@
-import { RETURN_WAIT_MS } from './state-settings';
+import { RESYNC_INTERVAL_MS, RETURN_WAIT_MS, STEADY_RESYNC_INTERVAL_MS } from './state-settings';
+
+/** How often the timed resync reads: at its interval, or stretched while the change stream is steady. */
+export interface ResyncTiming {
+  /** Between two timed resyncs while the change stream is down or has just (re)connected. */
+  intervalMs?: number | undefined;
+  /** Between two full reads while the change stream has streamed without a break; never below the interval. */
+  steadyIntervalMs?: number | undefined;
+}
 
 /**
  * When the device state reads everything again: a timed resync an interval after the start, the last
  * timed one or the last full read, held back briefly while the change stream has just stopped (its
- * return reads everything). The one place that decides the resync's timing.
+ * return reads everything). While the change stream has streamed for a whole interval without a break,
+ * it already says what a resync would read, so the resync waits the steady interval instead; an
+ * interval in which the stream stopped or (re)connected keeps the interval's rhythm. The one place that
+ * decides the resync's timing.
  */
 export class ResyncSchedule {
   readonly #intervalMs: number;
+  readonly #steadyIntervalMs: number;
   /** One full read, a group after another; the schedule never runs two at once. */
   readonly #readInTurn: () => Promise<void>;
   #timer: NodeJS.Timeout | undefined;
   /** When the change stream last stopped streaming; undefined while it streams. */
   #changesDownSince: number | undefined;
+  #changesStreaming = false;
+  /** The change stream stopped or (re)connected since the last timed resync fell due: not steady. */
+  #changesBroke = true;
+  #lastReadAt = 0;
   #resyncing = false;
 
-  constructor(intervalMs: number, readInTurn: () => Promise<void>) {
-    this.#intervalMs = intervalMs;
+  constructor(timing: ResyncTiming, readInTurn: () => Promise<void>) {
+    this.#intervalMs = timing.intervalMs ?? RESYNC_INTERVAL_MS;
+    this.#steadyIntervalMs = Math.max(this.#intervalMs, timing.steadyIntervalMs ?? STEADY_RESYNC_INTERVAL_MS);
     this.#readInTurn = readInTurn;
   }
 
-  /** The next timed resync comes a whole interval from now: at the start, or after a full read. */
+  /** Everything was just read: the next timed resync comes a whole interval from now. */
   restart(): void {
+    this.#lastReadAt = Date.now();
     this.#schedule(this.#intervalMs);
   }
 
@@ -28,10 +46,14 @@ export class ResyncSchedule {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#changesDownSince = undefined;
+    this.#changesStreaming = false;
+    this.#changesBroke = true;
   }
 
   /** What the change stream is doing: a resync due just after it stopped waits for its return. */
   changesStreaming(streaming: boolean): void {
+    if (streaming !== this.#changesStreaming) this.#changesBroke = true;
+    this.#changesStreaming = streaming;
     if (streaming) this.#changesDownSince = undefined;
     else this.#changesDownSince ??= Date.now();
   }
@@ -48,16 +70,20 @@ export class ResyncSchedule {
         this.#schedule(waitMs);
         return;
       }
+      const steady = !this.#changesBroke && Date.now() - this.#lastReadAt < this.#steadyIntervalMs;
+      // The next interval starts now: whatever the stream does in it decides the next resync.
+      this.#changesBroke = !this.#changesStreaming;
       this.#schedule(this.#intervalMs);
+      if (steady) return;
+      this.#lastReadAt = Date.now();
       void this.#resyncInTurn();
     }, delayMs);
   }
 
   /**
-   * The minute's resync, one group after another: nothing waits for it, and in turn its reads go on the
+   * The timed resync, one group after another: nothing waits for it, and in turn its reads go on the
    * one request connection the device keeps open, not on a burst of new ones (a TLS handshake each, for
-   * the device too: three a minute per room of example 9 before). A resync still under way when the next
-   * is due lets that one go.
+   * the device too). A resync still under way when the next is due lets that one go.
    */
   async #resyncInTurn(): Promise<void> {
     if (this.#resyncing) return;

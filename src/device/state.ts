@@ -19,7 +19,7 @@ import { AudioPoll } from './state-audio-poll';
 import { followFeeds, type StateFeeds } from './state-feeds';
 import { StateFollowers, type StateSubscriber } from './state-followers';
 import { ResyncSchedule } from './state-resync';
-import { audioIntervalMs, type DeviceStateOptions, READ_GAP_MS, RESYNC_INTERVAL_MS } from './state-settings';
+import { DEFAULT_AUDIO_INTERVAL_MS, type DeviceStateOptions, READ_GAP_MS } from './state-settings';
 import { StateValues } from './state-values';
 import { OnceSaid } from './state-warnings';
 
@@ -61,9 +61,10 @@ export class DeviceState implements ControlStateCache {
   constructor(requester: DeviceRequester, feeds: StateFeeds, options: DeviceStateOptions = {}) {
     this.#requester = requester;
     this.#feeds = feeds;
-    this.audioIntervalMs = audioIntervalMs(options.audioIntervalSeconds);
-    this.#resyncSchedule = new ResyncSchedule(options.resyncIntervalMs ?? RESYNC_INTERVAL_MS, () =>
-      this.#resyncInTurn(),
+    this.audioIntervalMs = options.audioIntervalMs ?? DEFAULT_AUDIO_INTERVAL_MS;
+    this.#resyncSchedule = new ResyncSchedule(
+      { intervalMs: options.resyncIntervalMs, steadyIntervalMs: options.steadyResyncIntervalMs },
+      () => this.#resyncInTurn(),
     );
     this.#audioPoll = new AudioPoll(this.audioIntervalMs, () => this.#request('audio'));
     const reads: Partial<Record<StateGroupName, CoalescedTask>> = {};

@@ -1,4 +1,5 @@
-import { LAYOUT_PATH, ZONES_PATH } from '../api/protocol';
+import { DEVICE_PATHS } from '../api/protocol';
+
 import type { DeviceRequester } from '../api/types';
 import { DeviceError } from '../errors';
 import { parseLayoutResponse, parseZonesResponse } from './parse';
@@ -45,8 +46,8 @@ async function readLayout(
   requester: DeviceRequester,
   endpoint: ZonesEndpointMemory,
 ): Promise<ZoneReadResult> {
-  const response = await requester.request('GET', LAYOUT_PATH);
-  const result = parsed(parseLayoutResponse, response.body, LAYOUT_PATH);
+  const response = await requester.request('GET', DEVICE_PATHS.layout);
+  const result = parsed(parseLayoutResponse, response.body, DEVICE_PATHS.layout);
   endpoint.inLayout = true;
   return result;
 }
@@ -71,7 +72,7 @@ export async function readRoomZones(
     }
     let response: Awaited<ReturnType<DeviceRequester['request']>>;
     try {
-      response = await requester.request('GET', ZONES_PATH);
+      response = await requester.request('GET', DEVICE_PATHS.zones);
     } catch (error) {
       if (!isCode(error, 'NOT_FOUND')) throw error;
       try {
@@ -80,12 +81,12 @@ export async function readRoomZones(
         if (!isCode(layoutError, 'NOT_FOUND')) throw layoutError;
         throw new DeviceError(
           'NOT_FOUND',
-          `The device has neither ${ZONES_PATH} nor ${LAYOUT_PATH}: it does not report room zones`,
+          `The device has neither ${DEVICE_PATHS.zones} nor ${DEVICE_PATHS.layout}: it does not report room zones`,
           layoutError.statusCode === undefined ? {} : { statusCode: layoutError.statusCode },
         );
       }
     }
-    return parsed(parseZonesResponse, response.body, ZONES_PATH);
+    return parsed(parseZonesResponse, response.body, DEVICE_PATHS.zones);
   } catch (error) {
     if (isCode(error, 'UNSUPPORTED_MODEL')) throw unsupportedModel(error);
     throw error;

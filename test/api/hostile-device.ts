@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { DeviceClient, type DeviceClientOptions, LOGIN_PATH } from '../../src/api';
+import { DEVICE_PATHS, DeviceClient, type DeviceClientOptions } from '../../src/api';
 import { createCertificate } from '../../src/simulator/certificate';
 import { claimDevicePort } from '../support/device-ports';
 import { PASSWORD } from './helpers';
@@ -42,7 +42,7 @@ export class HostileDevice {
       const path = request.url ?? '';
       device.paths.push(path);
       if (answer(request, response)) return;
-      if (path === LOGIN_PATH) {
+      if (path === DEVICE_PATHS.login) {
         device.logins += 1;
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ authParameters: `token-${device.logins}` }));

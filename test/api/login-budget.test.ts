@@ -1,6 +1,6 @@
 import FakeTimers from '@sinonjs/fake-timers';
 import should from 'should';
-import { DEVICE_PATHS, type DeviceClient, DeviceError, LOGIN_PATH, STREAM_PATHS } from '../../src/api';
+import { DEVICE_PATHS, type DeviceClient, DeviceError, STREAM_PATHS } from '../../src/api';
 import { forgetLoginBudgets, LOGIN_BUDGET } from '../../src/api/login-budget';
 import { delay } from '../support/wait';
 import { HostileDevice } from './hostile-device';
@@ -22,7 +22,7 @@ describe('api/session: one login budget per device and account, requests and str
   /** Accepts every login, then answers 401 to everything else, streams included. */
   async function tokenRefusingDevice(): Promise<HostileDevice> {
     return HostileDevice.start((request, response) => {
-      if (request.url === LOGIN_PATH) return false;
+      if (request.url === DEVICE_PATHS.login) return false;
       response.writeHead(401, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ errors: [{ message: 'Unauthorized' }] }));
       return true;
@@ -130,7 +130,7 @@ describe('api/session: one login budget per device and account, requests and str
   it('says the device refused the login when refused logins spent the budget', async () => {
     let logins = 0;
     device = await HostileDevice.start((request, response) => {
-      if (request.url !== LOGIN_PATH) return false;
+      if (request.url !== DEVICE_PATHS.login) return false;
       logins += 1;
       response.writeHead(400, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ errors: [{ message: 'Unsupported Attributes: account' }] }));
@@ -153,7 +153,7 @@ describe('api/session: one login budget per device and account, requests and str
 
   it("does not count a client's first login once its token works: many clients in turn are never held back", async () => {
     device = await HostileDevice.start((request, response) => {
-      if (request.url === LOGIN_PATH) return false;
+      if (request.url === DEVICE_PATHS.login) return false;
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end('{}');
       return true;
@@ -186,7 +186,7 @@ describe('api/session: one login budget per device and account, requests and str
   it(`logs in at most ${LOGIN_BUDGET.logins} times more when the device takes each token once`, async () => {
     const used = new Set<string>();
     device = await HostileDevice.start((request, response) => {
-      if (request.url === LOGIN_PATH) return false;
+      if (request.url === DEVICE_PATHS.login) return false;
       const token = String(request.headers.authorization);
       const known = !used.has(token);
       used.add(token);

@@ -1,7 +1,13 @@
 import { isIPv6 as nodeIsIPv6 } from 'node:net';
 import should from 'should';
 import { isIPv6 } from '../../src/api/http-syntax';
-import { deviceSettingsFromProperties, resolveClientSettings } from '../../src/api/settings';
+import {
+  clientSettingsFor,
+  clientSettingsOf,
+  deviceSettingsFromProperties,
+  deviceSettingsProblems,
+  resolveClientSettings,
+} from '../../src/api/settings';
 import { checkDeviceProperty } from '../../src/api/settings-rules';
 import { MAX_WINDOW_LIMIT } from '../../src/api/sliding-window';
 import { DeviceError } from '../../src/errors';
@@ -78,6 +84,36 @@ describe('api/settings: one model for library options and config node properties
     const error = refusal(() => deviceSettingsFromProperties({ host: 'fe80::1%eth0' }));
     should(error.message).match(/zone index \(%eth0\).*HTTPS URLs cannot carry/);
     should(checkDeviceProperty('host', '[fe80::1%25eth0]', { editing: true })?.reason).equal('hostZoneIndex');
+  });
+
+  it('reads the audio interval with the other properties, as milliseconds', () => {
+    should(deviceSettingsFromProperties({ host: 'a', audioInterval: '0.5' }).audioIntervalMs).equal(500);
+    should(deviceSettingsFromProperties({ host: 'a', audioInterval: '' }).audioIntervalMs).equal(2000);
+    should(refusal(() => deviceSettingsFromProperties({ host: 'a', audioInterval: 61 })).message).match(
+      /^Audio interval .*0 to 60/,
+    );
+  });
+
+  it('names every refused property in one reading', () => {
+    const problems = deviceSettingsProblems({ host: '', port: '0', timeout: '10', audioInterval: '61' });
+    should(problems.map((problem) => problem.property)).eql(['host', 'port', 'audioInterval']);
+  });
+
+  it('reads numbers as decimals only: a port of 0x1BB is a typo, not 443', () => {
+    should(refusal(() => deviceSettingsFromProperties({ host: 'a', port: '0x1BB' })).message).match(/^Port /);
+    should(refusal(() => deviceSettingsFromProperties({ host: 'a', timeout: '1e1' })).message).match(
+      /^Timeout /,
+    );
+  });
+
+  it('hands the client checked settings to run with as they are, and checks anything else', () => {
+    const settings = deviceSettingsFromProperties({ host: 'FD00::1', port: '8443' });
+    should(settings.baseUrl).equal('https://[fd00::1]:8443');
+    const checked = clientSettingsOf(settings, { password: 'pw' });
+    should(clientSettingsFor(checked)).equal(checked);
+    should(Object.isFrozen(checked)).be.true();
+    // A copy is not what the settings model made: it is checked as a library user's options.
+    should(refusal(() => clientSettingsFor({ ...checked, port: 0 })).message).match(/1 to 65535/);
   });
 
   it('lets the editor accept an environment variable reference in host, port, timeout and client id', () => {

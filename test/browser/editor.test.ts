@@ -766,46 +766,6 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
       .and.not.match(/errors\./);
   });
 
-  it('shows an active zone node saved with its release in seconds in milliseconds, the same timing', async () => {
-    const imported = await page().evaluate(() => {
-      const red = (
-        window as unknown as { RED: Record<string, Record<string, (...args: unknown[]) => unknown>> }
-      ).RED;
-      red.view.importNodes(
-        [
-          {
-            id: 'older-active-zone',
-            type: 'conference-audio-active-zone',
-            z: red.workspaces.active(),
-            hold: 1000,
-            release: 5,
-          },
-          {
-            id: 'newer-active-zone',
-            type: 'conference-audio-active-zone',
-            z: red.workspaces.active(),
-            hold: 1000,
-            release: 1500,
-            releaseUnit: 'ms',
-          },
-        ],
-        { generateIds: false },
-      );
-      const older = red.nodes.node('older-active-zone') as Record<string, unknown>;
-      const newer = red.nodes.node('newer-active-zone') as Record<string, unknown>;
-      const shown = [older, newer].map((node) => ({ release: node.release, releaseUnit: node.releaseUnit }));
-      // Out of the flow again: the tests after this one work with the flow as it was.
-      red.nodes.remove('older-active-zone');
-      red.nodes.remove('newer-active-zone');
-      red.view.redraw(true);
-      return shown;
-    });
-    should(imported).eql([
-      { release: 5000, releaseUnit: 'ms' },
-      { release: 1500, releaseUnit: 'ms' },
-    ]);
-  });
-
   it('fills the dialog of every palette node type with the choices of its definition', async () => {
     const p = page();
     /** Opens a new node of `type` in its edit dialog; the node leaves the flow when the dialog closes. */

@@ -5,11 +5,16 @@ import { FilePinStorage } from '../../src/device/pin-storage';
 import type { DeviceSimulator } from '../../src/simulator';
 
 export type ConnectOptions = Partial<
-  Pick<DeviceConnectionOptions, 'owner' | 'audioIntervalSeconds' | 'stateResyncIntervalMs'>
-> & { password: string; account?: 'general' | 'admin' };
+  Pick<DeviceConnectionOptions, 'owner' | 'stateResyncIntervalMs' | 'stateSteadyResyncIntervalMs'>
+> & {
+  password: string;
+  account?: 'general' | 'admin';
+  /** The config node's audio interval, in seconds. */
+  audioIntervalSeconds?: number;
+};
 
 export function connectTo(sim: DeviceSimulator, options: ConnectOptions): DeviceConnection {
-  const { password, account, owner, ...state } = options;
+  const { password, account, owner, audioIntervalSeconds, ...state } = options;
   return new DeviceConnection({
     owner: owner ?? 'device',
     settings: deviceSettingsFromProperties({
@@ -18,6 +23,7 @@ export function connectTo(sim: DeviceSimulator, options: ConnectOptions): Device
       tls: 'insecure',
       vendor: sim.vendor,
       ...(account === undefined ? {} : { account }),
+      ...(audioIntervalSeconds === undefined ? {} : { audioInterval: audioIntervalSeconds }),
     }),
     password,
     // Unused with tls insecure; a path nobody writes.

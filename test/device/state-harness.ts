@@ -1,10 +1,10 @@
 /** A device connection to the simulator and a recording subscriber, for the device state tests. */
 import type { GroupState, StateGroupName, StateGroups } from '../../src/control';
-import type { DeviceConnection, DeviceConnectionOptions } from '../../src/device/connection';
+import type { DeviceConnection } from '../../src/device/connection';
 import type { DeviceState } from '../../src/device/state';
 import { type DeviceSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator';
 import { until } from '../support/wait';
-import { connectTo } from './connect';
+import { type ConnectOptions, connectTo } from './connect';
 
 export const PASSWORD = 'State-Test-Pw-1';
 
@@ -46,11 +46,16 @@ export function follow(state: DeviceState, groups?: readonly StateGroupName[]): 
   };
 }
 
-type StateOptions = Pick<DeviceConnectionOptions, 'audioIntervalSeconds' | 'stateResyncIntervalMs'>;
+type StateOptions = Pick<
+  ConnectOptions,
+  'audioIntervalSeconds' | 'stateResyncIntervalMs' | 'stateSteadyResyncIntervalMs'
+>;
 
 /**
  * A simulator per test and connections to it, all closed after the test. Audio is never polled and the
- * resync waits its minute unless a test asks otherwise, so that request counts are the test's own.
+ * resync waits its minute unless a test asks otherwise, so that request counts are the test's own. A test
+ * that sets the resync interval gets it as it is, not stretched while the change stream is steady,
+ * unless it sets the steady interval too.
  */
 export function useStateHarness(simulatorOptions: SimulatorOptions = {}) {
   const opened: DeviceConnection[] = [];
@@ -63,7 +68,11 @@ export function useStateHarness(simulatorOptions: SimulatorOptions = {}) {
         audioIntervalSeconds: options.audioIntervalSeconds ?? 0,
         ...(options.stateResyncIntervalMs === undefined
           ? {}
-          : { stateResyncIntervalMs: options.stateResyncIntervalMs }),
+          : {
+              stateResyncIntervalMs: options.stateResyncIntervalMs,
+              stateSteadyResyncIntervalMs:
+                options.stateSteadyResyncIntervalMs ?? options.stateResyncIntervalMs,
+            }),
       });
       opened.push(connection);
       return connection;

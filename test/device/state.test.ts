@@ -183,21 +183,32 @@ describe('device/state: the state of one device, read and followed', () => {
 
   const layoutReads = () => harness.reads(DEVICE_PATHS.layout);
 
-  /** A connection whose state follows the layout alone, once its first timed resync has read it. */
-  async function afterFirstTimedResync(intervalMs: number): Promise<void> {
-    const connection = harness.connect({ stateResyncIntervalMs: intervalMs });
+  /**
+   * A connection whose state follows the layout alone, once its first timed resync has read it; the
+   * resync is not stretched unless `steadyIntervalMs` says so.
+   */
+  async function afterFirstTimedResync(intervalMs: number, steadyIntervalMs = intervalMs): Promise<void> {
+    const connection = harness.connect({
+      stateResyncIntervalMs: intervalMs,
+      stateSteadyResyncIntervalMs: steadyIntervalMs,
+    });
     await harness.followed(connection.state, ['switching']);
     await until(() => layoutReads() === 2, 'the first timed resync', intervalMs + 3000);
+  }
+
+  /** Drops the streams once the least gap between two reads of one resource has passed; waits for the read at their return. */
+  async function afterReturn(): Promise<void> {
+    // Past that gap, so that the return's read is not held back.
+    await delay(1100);
+    harness.sim.dropStreams();
+    // The stream returns within a second (its first reconnect waits half to all of one).
+    await until(() => layoutReads() === 3, 'the read after the change stream returned', 5000);
   }
 
   it('puts the timed resync off by a whole interval after the change stream returns and everything is read', async () => {
     const intervalMs = 2500;
     await afterFirstTimedResync(intervalMs);
-    // Past the least gap between two reads of one resource, so that the return's read is not held back.
-    await delay(1100);
-    harness.sim.dropStreams();
-    // The stream returns within a second (its first reconnect waits half to all of one).
-    await until(() => layoutReads() === 3, 'the read after the change stream returned', 5000);
+    await afterReturn();
     // A fixed rhythm would read again 0.4 to 0.9 s after the return (2.5 s after the first timed resync).
     await delay(intervalMs - 900);
     should(layoutReads()).equal(3);
@@ -214,6 +225,23 @@ describe('device/state: the state of one device, read and followed', () => {
     // Had the timed resync read while the stream was down, the return would read again within a second.
     await delay(2000);
     should(layoutReads()).equal(3);
+  });
+
+  it('stretches the timed resync while the change stream streams without a break', async () => {
+    // The interval in which the stream opened keeps the rhythm: one timed resync.
+    await afterFirstTimedResync(400, 60_000);
+    // At the interval's rhythm this would be four or five more.
+    await delay(2000);
+    should(layoutReads()).equal(2);
+  });
+
+  it('keeps the interval rhythm for the interval after the change stream reconnects', async () => {
+    await afterFirstTimedResync(1500, 60_000);
+    await afterReturn();
+    await until(() => layoutReads() === 4, 'the timed resync an interval after the return', 5000);
+    // Steady again: stretched.
+    await delay(3500);
+    should(layoutReads()).equal(4);
   });
 
   it("reads the groups of the minute's resync one after another, not in a burst of connections", async () => {

@@ -59,15 +59,17 @@ describe('nodes/lib', () => {
   });
 
   describe('deviceSettingsFromProperties', () => {
-    it('fills in the defaults: port 443, general, node-red, Vendor, pin (trust on first use), 10 s', () => {
+    it('fills in the defaults: port 443, general, node-red, Vendor, pin (trust on first use), 10 s, audio every 2 s', () => {
       should(deviceSettingsFromProperties({ host: ' 192.168.1.50 ' })).eql({
         host: '192.168.1.50',
         port: 443,
+        baseUrl: 'https://192.168.1.50',
         account: 'general',
         clientId: 'node-red',
         vendor: 'Vendor',
         tls: { mode: 'pin' },
         timeoutMs: 10_000,
+        audioIntervalMs: 2000,
       });
     });
 

@@ -1,6 +1,6 @@
 import should from 'should';
 import { DeviceClient } from '../../src/api';
-import { CHANGE_EVENTS, DEVICE_PATHS } from '../../src/api/protocol';
+import { CHANGE_EVENTS, DEVICE_PATHS, STREAM_PATHS as DEVICE_STREAM_PATHS } from '../../src/api/protocol';
 import { GROUP_RESOURCES, RESYNC_GROUPS, STATE_GROUPS, type StateGroupName } from '../../src/control';
 import { DEFAULT_RESYNC_SECONDS, resyncIntervalMs } from '../../src/device/state-settings';
 import { readOutputMode, readStateGroups } from '../../src/nodes/conference-audio-state/definition';
@@ -352,10 +352,13 @@ describe('device state node (conference-audio-state)', () => {
 
     afterEach(() => {
       helper.settings({});
+      sim.setFault(null);
     });
 
     it('reads the state again at the interval it gives', async () => {
       helper.settings({ conferenceAudioDeviceStateResync: 1 });
+      // While the change stream streams without a break the resync is stretched: here it cannot open.
+      sim.setFault({ kind: 'status', status: 503, path: DEVICE_STREAM_PATHS.changes });
       const before = layoutReads();
       const out = await load([stateNodeDef('n-state', { groups: ['switching'] })]);
       await messagesUpTo(out, 1, 'the first reading');

@@ -259,7 +259,6 @@ export function activeZoneNodeDef(
     zoneType: 'Switching',
     hold: 1000,
     release: 5000,
-    releaseUnit: 'ms',
     topic: 'stage',
     wires: [[out]],
     ...extra,

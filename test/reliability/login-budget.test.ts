@@ -5,7 +5,10 @@
  * login: AUTH_FAILED with the device's words, and logins wait as after a wrong password.
  */
 import should from 'should';
-import { LOGIN_PATH } from '../../src/api';
+import { DEVICE_PATHS } from '../../src/api';
+
+const LOGIN_PATH = DEVICE_PATHS.login;
+
 import { forgetLoginBudgets, LOGIN_BUDGET } from '../../src/api/login-budget';
 import type { DeviceSimulator } from '../../src/simulator';
 import {

@@ -4,7 +4,10 @@
  * second after a deploy or a restart), and every device still gets its first read.
  */
 import should from 'should';
-import { LOGIN_PATH, ZONES_PATH } from '../../src/api';
+import { DEVICE_PATHS } from '../../src/api';
+
+const { login: LOGIN_PATH, zones: ZONES_PATH } = DEVICE_PATHS;
+
 import { LOGIN_PACE_DEFAULTS, setLoginPace } from '../../src/api/login-pacer';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
 import { createCertificate } from '../../src/simulator/certificate';

@@ -8,7 +8,10 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import should from 'should';
-import { LOGIN_PATH } from '../../src/api';
+import { DEVICE_PATHS } from '../../src/api';
+
+const LOGIN_PATH = DEVICE_PATHS.login;
+
 import { PIN_FILE_NAME } from '../../src/device/pin-storage';
 import { allLogText, helper, until } from '../nodes/support';
 import { DeviceFlow, requestNode } from './device-flows';

@@ -65,4 +65,10 @@ export const settingCases: readonly SettingCase[] = [
   { property: 'fingerprint', value: 'AB:CD', tlsMode: 'insecure', valid: true },
   { property: 'ca', value: 'not a certificate', tlsMode: 'ca', valid: false },
   { property: 'ca', value: '', tlsMode: 'pin', valid: true },
+  { property: 'audioInterval', value: '0', valid: true },
+  { property: 'audioInterval', value: '0.5', valid: true },
+  { property: 'audioInterval', value: '60', valid: true },
+  { property: 'audioInterval', value: '61', valid: false },
+  { property: 'audioInterval', value: '0x10', valid: false },
+  { property: 'audioInterval', value: envReference('DEVICE_AUDIO_INTERVAL'), valid: true },
 ];

@@ -6,7 +6,6 @@ import {
   isDelayMs,
   MAX_DELAY_MS,
   readTiming,
-  releaseInMs,
   TIMING_CHOICES,
   type Timing,
   TYPE,
@@ -18,7 +17,6 @@ interface ActiveZoneProperties extends NamedProperties {
   zoneType: string;
   hold: number | string;
   release: number | string;
-  releaseUnit: string;
   timing: Timing;
   topic: string;
 }
@@ -28,14 +26,6 @@ const labels = paletteLabels<ActiveZoneProperties>(t);
 const delayMs = validator((value) =>
   isDelayMs(value) ? undefined : t('errors.number', { max: MAX_DELAY_MS }),
 );
-
-// A node saved with its release in seconds is shown, validated and saved in milliseconds from the moment
-// it is loaded or imported (./definition.ts says how the two are told apart).
-RED.events.on('nodes:add', (node: Partial<ActiveZoneProperties> & { type?: string }) => {
-  if (node.type !== TYPE || node.releaseUnit === ACTIVE_ZONE_DEFAULTS.releaseUnit) return;
-  node.release = releaseInMs(node.release, node.releaseUnit) as ActiveZoneProperties['release'];
-  node.releaseUnit = ACTIVE_ZONE_DEFAULTS.releaseUnit;
-});
 
 RED.nodes.registerType<ActiveZoneProperties>('conference-audio-active-zone', {
   category: PALETTE.category,
@@ -60,7 +50,6 @@ RED.nodes.registerType<ActiveZoneProperties>('conference-audio-active-zone', {
     },
     hold: { value: ACTIVE_ZONE_DEFAULTS.holdMs, required: true, validate: delayMs },
     release: { value: ACTIVE_ZONE_DEFAULTS.releaseMs, required: true, validate: delayMs },
-    releaseUnit: { value: ACTIVE_ZONE_DEFAULTS.releaseUnit },
     timing: { value: ACTIVE_ZONE_DEFAULTS.timing },
     topic: { value: '' },
   },

@@ -30,9 +30,7 @@ interface ActiveZoneDef extends NodeDef {
   zoneType?: string;
   hold?: number | string;
   release?: number | string;
-  /** `ms`, or absent for a flow saved with `release` in seconds (./definition.ts). */
-  releaseUnit?: string;
-  /** `node` or `device` (./definition.ts); absent in flows saved before it existed. */
+  /** `node` or `device` (./definition.ts). */
   timing?: string;
   topic?: string;
 }
@@ -48,7 +46,7 @@ export = (RED: NodeAPI) => {
     const node: DeviceUser = this;
     const zoneType = readZoneType(def.zoneType);
     const holdMs = settingValue(readHold(def.hold), (reason) => node.warn(t('errors.hold', { reason })));
-    const releaseMs = settingValue(readRelease(def.release, def.releaseUnit), (reason) =>
+    const releaseMs = settingValue(readRelease(def.release), (reason) =>
       node.warn(t('errors.release', { reason })),
     );
     // The tracker raises it; the user is told why the camera waits longer than they set.

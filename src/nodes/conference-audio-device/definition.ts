@@ -3,9 +3,7 @@
  * the choices and the check of every property): what the editor sends for an untouched password and what
  * an imported node without some properties gets. Imported by the runtime and by the editor.
  */
-import { DEVICE_DEFAULTS } from '../../api/settings-rules';
-import { DEFAULT_AUDIO_INTERVAL_SECONDS, MAX_AUDIO_INTERVAL_SECONDS } from '../../device/state-settings';
-import { readNonNegative, type Setting } from '../plain/node-settings';
+import { type Checked, checkAudioInterval, DEVICE_DEFAULTS } from '../../api/settings-rules';
 
 export const TYPE = 'conference-audio-device';
 
@@ -20,13 +18,10 @@ export const IMPORT_DEFAULTS = {
   clientId: DEVICE_DEFAULTS.clientId,
   vendor: DEVICE_DEFAULTS.vendor,
   timeout: DEVICE_DEFAULTS.timeoutSeconds,
-  audioInterval: DEFAULT_AUDIO_INTERVAL_SECONDS,
+  audioInterval: DEVICE_DEFAULTS.audioIntervalSeconds,
 } as const;
 
-/**
- * Seconds between two reads of the audio settings (they are never announced): 0 to 60, 0 reads them only
- * after a deploy and after each write; blank or absent (a flow from before this setting) is the default.
- */
-export function readAudioInterval(value: unknown): Setting<number> {
-  return readNonNegative(value, DEFAULT_AUDIO_INTERVAL_SECONDS, 'Audio interval', MAX_AUDIO_INTERVAL_SECONDS);
+/** Seconds between two reads of the audio settings: the one rule, src/api/settings-rules.ts's. */
+export function readAudioInterval(value: unknown): Checked<number> {
+  return checkAudioInterval(value);
 }

@@ -16,7 +16,7 @@ import {
   validator,
   whileWaiting,
 } from '../editor-common';
-import { IMPORT_DEFAULTS, readAudioInterval, TYPE } from './definition';
+import { IMPORT_DEFAULTS, TYPE } from './definition';
 
 type DeviceProperties = { name: string; audioInterval: string | number } & Record<
   DeviceProperty,
@@ -218,7 +218,7 @@ RED.nodes.registerType<DeviceProperties, { password: string }>('conference-audio
     timeout: { value: DEVICE_DEFAULTS.timeoutSeconds, validate: deviceValidator('timeout') },
     audioInterval: {
       value: IMPORT_DEFAULTS.audioInterval,
-      validate: validator((value) => (readAudioInterval(value).ok ? undefined : t('errors.audioInterval'))),
+      validate: deviceValidator('audioInterval'),
     },
   },
   credentials: {

@@ -1,13 +1,9 @@
-import type { Node, NodeAPI, NodeDef, NodeSettings, NodeStatus } from 'node-red';
-import { LOGIN_PACE_DEFAULTS, setLoginPace } from '../../api/login-pacer';
-import { deviceSettingsFromProperties } from '../../api/settings';
-import { MAX_TIMER_MS } from '../../api/settings-rules';
-import { STREAM_DEFAULTS } from '../../api/streams';
+import type { Node, NodeAPI, NodeDef, NodeStatus } from 'node-red';
+import { type DeviceSettingsInput, deviceSettingsFromProperties } from '../../api/settings';
 import type { ConnectionState } from '../../api/types';
 import type { CertificateTrust } from '../../device/certificate-trust';
-import { CHANGE_STREAM_IDLE_FACTOR, DeviceConnection } from '../../device/connection';
+import { DeviceConnection } from '../../device/connection';
 import { choosePinStorage, MemoryPinStorage } from '../../device/pin-storage';
-import { DEFAULT_RESYNC_SECONDS, resyncIntervalMs } from '../../device/state-settings';
 import { DeviceError, isDeviceError } from '../../errors';
 import { registerAdminEndpoints, type StoredDeviceAddress } from '../glue/admin';
 import { runtimeCatalogue } from '../glue/catalogue';
@@ -22,33 +18,10 @@ import {
   type StatusView,
   statusMessage,
 } from '../plain/status';
-import { readAudioInterval, TYPE } from './definition';
+import { TYPE } from './definition';
+import { type DeviceSiteSettings, readSiteSettings, SITE_SETTINGS } from './site-settings';
 
-/** What this node reads from settings.js. */
-interface DeviceSettings {
-  /** Seconds without a byte after which a live stream counts as dead and is opened again. */
-  conferenceAudioDeviceStreamIdleTimeout: number;
-  /** Logins that may start in any one second, across every device of this Node-RED. */
-  conferenceAudioDeviceLoginsPerSecond: number;
-  /** Seconds between two full reads of each device's state, the net under its change stream. */
-  conferenceAudioDeviceStateResync: number;
-}
-
-/** The device sends metrics every 5 s on the data stream; an independent driver waits 30 s as well. */
-const STREAM_IDLE_TIMEOUT_SECONDS = STREAM_DEFAULTS.idleTimeoutMs / 1000;
-
-interface DeviceConfigDef extends NodeDef {
-  host?: string;
-  port?: number | string;
-  account?: string;
-  clientId?: string;
-  vendor?: string;
-  tls?: string;
-  fingerprint?: string;
-  ca?: string;
-  timeout?: number | string;
-  audioInterval?: number | string;
-}
+type DeviceConfigDef = NodeDef & DeviceSettingsInput;
 
 interface DeviceCredentials {
   password?: string;
@@ -71,37 +44,10 @@ export = (RED: NodeAPI) => {
   const statusOf = (view: StatusView): NodeStatus => statusMessage(t, view);
   const settingsOf = () => RED.settings as unknown as Record<string, unknown>;
 
-  // Once per start of Node-RED: the logins of all its devices take turns at this pace (judged there).
-  try {
-    setLoginPace({ perSecond: settingsOf().conferenceAudioDeviceLoginsPerSecond as number | undefined });
-  } catch (error) {
-    const message = isDeviceError(error) ? error.message : String(error);
-    RED.log.warn(t('errors.loginPace', { message, pace: LOGIN_PACE_DEFAULTS.perSecond }));
-    setLoginPace();
-  }
+  const site = readSiteSettings(RED, t);
 
   // Pins when Node-RED has no user directory: kept across redeploys, for the life of the process.
   const memoryPins = new MemoryPinStorage();
-
-  // Once per start as well: every device of this Node-RED resyncs its state at this interval.
-  let stateResyncMs: number;
-  try {
-    stateResyncMs = resyncIntervalMs(settingsOf().conferenceAudioDeviceStateResync ?? undefined);
-  } catch (error) {
-    const message = isDeviceError(error) ? error.message : String(error);
-    RED.log.warn(t('errors.stateResync', { message, seconds: DEFAULT_RESYNC_SECONDS }));
-    stateResyncMs = resyncIntervalMs();
-  }
-
-  function streamIdleTimeoutMs(): number {
-    const configured = settingsOf().conferenceAudioDeviceStreamIdleTimeout;
-    const seconds =
-      typeof configured === 'number' && Number.isFinite(configured) && configured > 0
-        ? configured
-        : STREAM_IDLE_TIMEOUT_SECONDS;
-    // The change stream waits CHANGE_STREAM_IDLE_FACTOR times this long: both stay within what timers honour.
-    return Math.min(Math.round(seconds * 1000), Math.floor(MAX_TIMER_MS / CHANGE_STREAM_IDLE_FACTOR));
-  }
 
   function DeviceConfigNode(this: ConfigNode, def: DeviceConfigDef) {
     RED.nodes.createNode(this, def);
@@ -113,17 +59,14 @@ export = (RED: NodeAPI) => {
 
     try {
       const settings = deviceSettingsFromProperties(def);
-      const audioInterval = readAudioInterval(def.audioInterval);
-      if (!audioInterval.ok) throw new DeviceError('INVALID_CONFIG', audioInterval.reason);
       this.deviceAddress = { host: settings.host, port: settings.port };
       connection = new DeviceConnection({
         owner: this.id,
         settings,
         password: this.credentials?.password ?? '',
         pins: choosePinStorage({ userDir: settingsOf().userDir, memory: memoryPins }),
-        streamIdleTimeoutMs: streamIdleTimeoutMs(),
-        audioIntervalSeconds: audioInterval.value,
-        stateResyncIntervalMs: stateResyncMs,
+        streamIdleTimeoutMs: site.streamIdleTimeoutMs,
+        stateResyncIntervalMs: site.stateResyncMs,
       });
     } catch (error) {
       unusable = isDeviceError(error)
@@ -227,17 +170,12 @@ export = (RED: NodeAPI) => {
     });
   }
 
-  const deviceSettings: NodeSettings<DeviceSettings> = {
-    conferenceAudioDeviceStreamIdleTimeout: { value: STREAM_IDLE_TIMEOUT_SECONDS, exportable: false },
-    conferenceAudioDeviceLoginsPerSecond: { value: LOGIN_PACE_DEFAULTS.perSecond, exportable: false },
-    conferenceAudioDeviceStateResync: { value: DEFAULT_RESYNC_SECONDS, exportable: false },
-  };
-  RED.nodes.registerType<ConfigNode, DeviceConfigDef, DeviceSettings, DeviceCredentials>(
+  RED.nodes.registerType<ConfigNode, DeviceConfigDef, DeviceSiteSettings, DeviceCredentials>(
     'conference-audio-device',
     DeviceConfigNode,
     {
       credentials: { password: { type: 'password' } },
-      settings: deviceSettings,
+      settings: SITE_SETTINGS,
     },
   );
   registerAdminEndpoints(RED);

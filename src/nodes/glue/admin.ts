@@ -1,13 +1,14 @@
 import type { NodeAPI } from 'node-red';
 import { DeviceClient, readCertificateFingerprint } from '../../api';
 import {
+  clientSettingsOf,
   type DeviceSettingsInput,
   deviceSettingsFromProperties,
   portFromProperty,
+  type ResolvedClientSettings,
   timeoutMsFromProperty,
 } from '../../api/settings';
 import { checkDeviceProperty, DEVICE_PROPERTIES, envReferenceName } from '../../api/settings-rules';
-import type { DeviceClientOptions } from '../../api/types';
 import { DeviceError, isDeviceError } from '../../errors';
 import { readRoomZones, renderZoneMap, ZONE_MAP_WORDS, type ZoneMapWords } from '../../zones';
 import type { ZoneReadResult } from '../../zones/types';
@@ -98,14 +99,14 @@ function refuseEnvironmentReferences(body: Record<string, unknown>): void {
   }
 }
 
-function throwawayOptions(RED: NodeAPI, body: Record<string, unknown>): DeviceClientOptions {
+function throwawayOptions(RED: NodeAPI, body: Record<string, unknown>): ResolvedClientSettings {
   refuseEnvironmentReferences(body);
   const settings = deviceSettingsFromProperties(body as DeviceSettingsInput);
-  return { ...settings, password: passwordFor(RED, body, settings) };
+  return clientSettingsOf(settings, { password: passwordFor(RED, body, settings) });
 }
 
 async function withThrowawayClient<T>(
-  options: DeviceClientOptions,
+  options: ResolvedClientSettings,
   use: (client: DeviceClient) => Promise<T>,
 ) {
   const client = new DeviceClient(options);
