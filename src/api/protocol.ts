@@ -58,8 +58,8 @@ export const STREAM_PATHS = {
 } as const;
 
 /**
- * The names of the change stream's events (device-control.md section 3): a resource's path when that
- * resource changed, or a word for the three notices that have no resource.
+ * The names of the change stream's events (docs/device-api.md, Change stream event names): a resource's
+ * path when that resource changed, or a word for the three notices that have no resource.
  */
 export const CHANGE_EVENTS = {
   calibrate: DEVICE_PATHS.calibrate,
@@ -94,7 +94,7 @@ export const METHODS_WITH_BODY: ReadonlySet<HttpMethod> = new Set<HttpMethod>(['
 
 /**
  * Streams the device feeds at a steady pace whatever happens: the data stream sends deviceMetrics every
- * 5 s even while sound location is off (device-control.md 1.13), so a silence of events there is death,
- * however many keepalive bytes arrive.
+ * 5 s even while sound location is off (docs/device-api.md, Stream idle and heartbeat), so a silence of
+ * events there is death, however many keepalive bytes arrive.
  */
 export const STEADY_EVENT_STREAMS: readonly string[] = [DEVICE_PATHS.data];

@@ -4,8 +4,8 @@
  * otherwise (a list, a string, a field of another type) is not taken at its word.
  */
 import { AUDIO_FIELDS, type AudioFieldRule } from './audio-fields';
+import type { StateGroupName } from './group-names';
 import { isJsonObject, type JsonObject } from './json';
-import type { StateGroupName } from './state-groups';
 
 /** The most a group may weigh as JSON: the real ones are a few kilobytes. */
 export const MAX_GROUP_BYTES = 64 * 1024;

@@ -5,22 +5,13 @@
 
 import { DEVICE_PATHS } from '../api/protocol';
 import { controlError } from './errors';
+import { STATE_GROUPS, type StateGroupName } from './group-names';
 import { groupShapeProblem, groupSizeProblem } from './group-shapes';
 import { isJsonObject, type JsonObject } from './json';
 import { withoutSecrets } from './secrets';
 import { SWITCHING_DEFAULTS_KEY } from './switching-defaults';
 
-export const STATE_GROUPS = [
-  'audio',
-  'hardware',
-  'status',
-  'switching',
-  'cameraSwitcher',
-  'profiles',
-  'network',
-] as const;
-
-export type StateGroupName = (typeof STATE_GROUPS)[number];
+export { STATE_GROUPS, type StateGroupName };
 
 /** A group's value: a JSON object, secrets removed. */
 export type GroupState = JsonObject;
