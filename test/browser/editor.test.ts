@@ -819,10 +819,10 @@ describe('the editor, as a new user sees it (real Node-RED and Chromium)', () =>
     should(await p.locator('#conference-audio-rate-row').isVisible()).be.false();
     await closeDialog();
 
-    await openDialog('conference-audio-active-zone', { hold: 1000, release: 2 });
+    await openDialog('conference-audio-active-zone', { hold: 1000, release: 2000 });
     should(await optionValues('#conference-audio-zone-types option')).eql(['Switching', 'any']);
     should(await p.locator('#node-input-release').inputValue()).equal('2000');
-    // Saved before `timing` existed: the node's own hold and release, shown until the device's are chosen.
+    // Without `timing`: the node's own hold and release, shown until the device's are chosen.
     should(await optionValues('#node-input-timing option')).eql(['node', 'device']);
     should(await p.locator('#node-input-timing').inputValue()).equal('node');
     should(await p.locator('#node-input-hold').isVisible()).be.true();
