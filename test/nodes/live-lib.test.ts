@@ -4,7 +4,7 @@ import { DeviceError } from '../../src/errors';
 import { readLiveEvents } from '../../src/nodes/conference-audio-events/definition';
 import { streamStatus } from '../../src/nodes/lib/stream-status-view';
 import { readNonNegative } from '../../src/nodes/plain/node-settings';
-import { MAX_MESSAGE_RATE, RateWindow } from '../../src/nodes/plain/rate-window';
+import { MAX_MESSAGE_RATE, RateWindow } from '../../src/timing/rate-window';
 
 describe('nodes/lib: live nodes', () => {
   describe('RateWindow', () => {
