@@ -4,12 +4,13 @@
  * Bundled into each node type's HTML by scripts/build.js; browser code, no Node.js API.
  */
 import type { EditorNodeInstance, EditorNodeProperties } from 'node-red';
-import { summarisedMessage, type Translate } from './plain/error-text';
-import { catalogueKey } from './plain/status';
+import { TYPE as DEVICE_TYPE } from './conference-audio-device/definition';
+import { catalogueKey, type Translate } from './texts/catalogue';
+import { summarisedMessage } from './texts/error-text';
 
+export { isTranslated, type Translate } from './texts/catalogue';
 /** The config node type that a palette node's `device` property names. */
-export { TYPE as DEVICE_TYPE } from './conference-audio-device/definition';
-export { isTranslated, type Translate } from './plain/error-text';
+export { DEVICE_TYPE };
 
 /**
  * A node type's catalogue. Node-RED loads it under the package's node-set namespace
@@ -27,7 +28,7 @@ export interface AnsweredError {
 
 /** The runtime answers in English: the code's summary in the editor's language leads, as at runtime. */
 export function localisedMessage(error: AnsweredError): string {
-  return summarisedMessage((key, params) => RED._(key, params), error);
+  return summarisedMessage((key, params) => RED._(key, params), DEVICE_TYPE, error);
 }
 
 /**

@@ -5,7 +5,7 @@
 
 import { MAX_MESSAGE_RATE } from '../../timing/rate-window';
 import { palette } from '../palette';
-import { readNonNegative, type Setting } from '../plain/node-settings';
+import { readNonNegative, type Setting } from '../settings/node-settings';
 
 export const TYPE = 'conference-audio-events';
 

@@ -13,11 +13,11 @@ import { RepeatGate } from '../../timing/repeat-gate';
 import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, useDevice } from '../glue/device';
 import { errorLocaliser, toNodeError } from '../glue/errors';
-import { joinTopic, nodeTopicNames } from '../lib/topic';
-import { settingValue } from '../plain/node-settings';
-import { withNote } from '../plain/status';
-import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
+import { subscribeAfterDeploy } from '../glue/subscribe-after-deploy';
+import { joinTopic, nodeTopicNames } from '../messages/topic';
+import { settingValue } from '../settings/node-settings';
 import { CoalescedStatus } from '../status/coalesced-status';
+import { withNote } from '../status/status';
 import { type LiveEventChoice, readLiveEvents, readRate, TYPE } from './definition';
 
 interface EventsDef extends NodeDef {
