@@ -4,13 +4,11 @@
  * Bundled into each node type's HTML by scripts/build.js; browser code, no Node.js API.
  */
 import type { EditorNodeInstance, EditorNodeProperties } from 'node-red';
-import { TYPE as DEVICE_TYPE } from './conference-audio-device/definition';
 import { catalogueKey, type Translate } from './texts/catalogue';
 import { summarisedMessage } from './texts/error-text';
 
-export { isTranslated, type Translate } from './texts/catalogue';
 /** The config node type that a palette node's `device` property names. */
-export { DEVICE_TYPE };
+export { DEVICE_TYPE, isTranslated, type Translate } from './texts/catalogue';
 
 /**
  * A node type's catalogue. Node-RED loads it under the package's node-set namespace
@@ -28,7 +26,7 @@ export interface AnsweredError {
 
 /** The runtime answers in English: the code's summary in the editor's language leads, as at runtime. */
 export function localisedMessage(error: AnsweredError): string {
-  return summarisedMessage((key, params) => RED._(key, params), DEVICE_TYPE, error);
+  return summarisedMessage((key, params) => RED._(key, params), error);
 }
 
 /**

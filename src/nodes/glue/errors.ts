@@ -1,14 +1,13 @@
 import type { NodeAPI } from 'node-red';
 import { DeviceError, isDeviceError } from '../../errors';
-import { TYPE as DEVICE_TYPE } from '../conference-audio-device/definition';
 import { summarisedMessage } from '../texts/error-text';
 
 /** Turns a DeviceError into the message users read, in their language. */
 export type ErrorLocaliser = (error: DeviceError) => string;
 
-/** The error's message in the runtime's language (texts/error-text.ts): every code's summary is in the device config node's catalogue. */
+/** The error's message in the runtime's language (texts/error-text.ts). */
 export function errorLocaliser(RED: NodeAPI): ErrorLocaliser {
-  return (error) => summarisedMessage((key, params) => RED._(key, params), DEVICE_TYPE, error);
+  return (error) => summarisedMessage((key, params) => RED._(key, params), error);
 }
 
 /**

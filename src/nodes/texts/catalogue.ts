@@ -1,6 +1,12 @@
 /** The package name, which is the first part of each node set's catalogue namespace. */
 export const PACKAGE_NAME = '@conference-audio/node-red-local-api';
 
+/**
+ * The device config node's type. Its catalogue holds the texts every node shares (each error code's
+ * summary), so the shared texts name it here and the device node's definition takes it from here.
+ */
+export const DEVICE_TYPE = 'conference-audio-device';
+
 /** A catalogue lookup in the reader's language, as the runtime's and the editor's `RED._` do. */
 export type Translate = (key: string, params?: Record<string, string | number>) => string;
 
