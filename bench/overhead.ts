@@ -39,7 +39,7 @@ const ROUNDS = 9;
 const READS_PER_DEVICE = 2;
 const WARM_UP_READS_PER_DEVICE = 8;
 /**
- * What DeviceClient's default ceiling (300 a minute, src/api/limiter.ts) lets go at once: a tenth. Beyond
+ * What DeviceClient's default ceiling (300 a minute, src/api/request-limiter.ts) lets go at once: a tenth. Beyond
  * it, requests are spaced 0.22 s apart and a read would measure that wait.
  */
 const CLIENT_BURST = 30;

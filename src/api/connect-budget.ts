@@ -1,4 +1,4 @@
-import { SlidingWindow } from './sliding-window';
+import { SlidingWindow } from '../timing/sliding-window';
 
 const MINUTE_MS = 60_000;
 

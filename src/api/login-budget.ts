@@ -1,4 +1,4 @@
-import { SlidingWindow } from './sliding-window';
+import { SlidingWindow } from '../timing/sliding-window';
 import type { Account } from './types';
 
 /**

@@ -1,7 +1,7 @@
+import { MAX_WINDOW_LIMIT } from '../timing/sliding-window';
 import { clientClosedError } from './errors';
-import { RequestLimiter } from './limiter';
+import { RequestLimiter } from './request-limiter';
 import { positive } from './settings';
-import { MAX_WINDOW_LIMIT } from './sliding-window';
 
 const SECOND_MS = 1000;
 

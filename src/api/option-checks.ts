@@ -1,6 +1,6 @@
 /** A library user's numeric options, checked: a number option and a backoff. */
 import { DeviceError } from '../errors';
-import type { Backoff } from './backoff';
+import type { Backoff } from '../timing/backoff';
 
 function invalidConfig(message: string): DeviceError {
   return new DeviceError('INVALID_CONFIG', message);

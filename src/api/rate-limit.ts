@@ -1,9 +1,9 @@
 import type { DeviceError } from '../errors';
-import { type Backoff, backoffDelay } from './backoff';
+import { type Backoff, backoffDelay } from '../timing/backoff';
 import type { Answer } from './bodies';
 import { deviceMessageFrom, isRateLimited } from './device-message';
 import { errorFromStatus } from './errors';
-import type { RequestLimiter } from './limiter';
+import type { RequestLimiter } from './request-limiter';
 
 /**
  * The pause after the device limited requests: every request of the client waits it out, and it doubles

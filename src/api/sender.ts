@@ -2,8 +2,8 @@ import type { Dispatcher } from 'undici';
 import { DeviceError } from '../errors';
 import type { Answer } from './bodies';
 import { clientClosedError, errorFromTransport } from './errors';
-import type { RequestLimiter } from './limiter';
 import type { HttpMethod } from './protocol';
+import type { RequestLimiter } from './request-limiter';
 import type { DeviceTransport } from './transport';
 import type { VendorWords } from './vendor-words';
 

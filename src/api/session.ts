@@ -1,5 +1,5 @@
 import { DeviceError } from '../errors';
-import { type Backoff, backoffDelay } from './backoff';
+import { type Backoff, backoffDelay } from '../timing/backoff';
 import { type Answer, isSuccess, readAuthParameters } from './bodies';
 import { deviceMessageFrom } from './device-message';
 import { LOGIN_BUDGET, type LoginBudget } from './login-budget';

@@ -8,7 +8,8 @@
 
 import { createSecureContext } from 'node:tls';
 import { DeviceError } from '../errors';
-import type { Backoff } from './backoff';
+import type { Backoff } from '../timing/backoff';
+import { MAX_WINDOW_LIMIT } from '../timing/sliding-window';
 import { backoff, positive } from './option-checks';
 import {
   type Checked,
@@ -29,7 +30,6 @@ import {
   type SettingProblem,
   trimmed,
 } from './settings-rules';
-import { MAX_WINDOW_LIMIT } from './sliding-window';
 import type { Account, DeviceClientOptions, TlsOptions } from './types';
 import { packageVersion } from './version';
 

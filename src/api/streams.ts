@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { DeviceError } from '../errors';
-import { backoffDelay, withJitter } from './backoff';
+import { backoffDelay, withJitter } from '../timing/backoff';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './bodies';
 import { STEADY_EVENT_STREAMS } from './protocol';
 import { positive } from './settings';

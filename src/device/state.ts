@@ -14,7 +14,7 @@ import {
   type StateGroupName,
   type StateGroups,
 } from '../control';
-import { CoalescedTask } from './coalesced-task';
+import { CoalescedTask } from '../timing/coalesced-task';
 import { AudioPoll } from './state-audio-poll';
 import { followFeeds, type StateFeeds } from './state-feeds';
 import { StateFollowers, type StateSubscriber } from './state-followers';

@@ -1,11 +1,11 @@
-import { type Backoff, backoffDelay, withJitter } from '../api/backoff';
 import { MAX_TIMER_MS } from '../api/settings-rules';
 import type { DeviceRequester } from '../api/types';
 import { DeviceError, isDeviceError } from '../errors';
+import { type Backoff, backoffDelay, withJitter } from '../timing/backoff';
+import { CoalescedTask } from '../timing/coalesced-task';
 import { isZonesChange, withGeometry, zonesFromChange } from '../zones';
 import { readRoomZones, type ZonesEndpointMemory } from '../zones/room-zones';
 import type { ZoneReadResult, ZoneWithGeometry } from '../zones/types';
-import { CoalescedTask } from './coalesced-task';
 import type { StreamSubscriber } from './stream-hub';
 import { onStreamingAgain } from './stream-return';
 

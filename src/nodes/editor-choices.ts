@@ -2,7 +2,7 @@
  * The choices a dialog makes from its node type's definition: a drop-down's options, a list of
  * checkboxes. Editor code, bundled into each node type's HTML by scripts/build.js; no Node.js API.
  */
-import type { Setting } from './plain/node-settings';
+import type { Setting } from './settings/node-settings';
 
 /** Fills the drop-down `select` with one option per choice, each shown as `label` says, and selects `selected`. */
 export function fillChoices<C extends string>(

@@ -4,12 +4,11 @@
  * Bundled into each node type's HTML by scripts/build.js; browser code, no Node.js API.
  */
 import type { EditorNodeInstance, EditorNodeProperties } from 'node-red';
-import { summarisedMessage, type Translate } from './plain/error-text';
-import { catalogueKey } from './plain/status';
+import { catalogueKey, type Translate } from './texts/catalogue';
+import { summarisedMessage } from './texts/error-text';
 
 /** The config node type that a palette node's `device` property names. */
-export { TYPE as DEVICE_TYPE } from './conference-audio-device/definition';
-export { isTranslated, type Translate } from './plain/error-text';
+export { DEVICE_TYPE, isTranslated, type Translate } from './texts/catalogue';
 
 /**
  * A node type's catalogue. Node-RED loads it under the package's node-set namespace

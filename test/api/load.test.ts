@@ -1,7 +1,7 @@
 import FakeTimers from '@sinonjs/fake-timers';
 import should from 'should';
 import type { ConnectionState } from '../../src/api';
-import { RequestLimiter } from '../../src/api/limiter';
+import { RequestLimiter } from '../../src/api/request-limiter';
 import { delay, until } from '../support/wait';
 import { isSettled, useHarness } from './helpers';
 

@@ -8,7 +8,7 @@ import {
   type StreamState,
 } from '../../src/api';
 import { LOGIN_PACE_DEFAULTS, loginTurn, setLoginPace, waitingLogins } from '../../src/api/login-pacer';
-import { MAX_WINDOW_LIMIT } from '../../src/api/sliding-window';
+import { MAX_WINDOW_LIMIT } from '../../src/timing/sliding-window';
 import { until } from '../support/wait';
 import { isSettled, useHarness } from './helpers';
 

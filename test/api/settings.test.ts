@@ -9,8 +9,8 @@ import {
   resolveClientSettings,
 } from '../../src/api/settings';
 import { checkDeviceProperty } from '../../src/api/settings-rules';
-import { MAX_WINDOW_LIMIT } from '../../src/api/sliding-window';
 import { DeviceError } from '../../src/errors';
+import { MAX_WINDOW_LIMIT } from '../../src/timing/sliding-window';
 import { readRoomZones } from '../../src/zones';
 import { useHarness } from './helpers';
 

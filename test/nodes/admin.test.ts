@@ -1,6 +1,6 @@
 import type { NodeAPI } from 'node-red';
 import should from 'should';
-import { ADMIN_PERMISSION } from '../../src/nodes/glue/admin';
+import { ADMIN_PERMISSION } from '../../src/nodes/conference-audio-device/admin';
 import { type DeviceSimulator, startSimulator } from '../../src/simulator';
 import { DISTINCTIVE_PASSWORD, useReliabilityHarness } from '../reliability/harness';
 import { connectionsReaching } from '../reliability/rig';

@@ -1,9 +1,9 @@
 import should from 'should';
 import { deviceSettingsFromProperties } from '../../src/api/settings';
 import { DeviceError } from '../../src/errors';
-import { readPoint } from '../../src/nodes/plain/point';
-import { clockTime, connectionStatus } from '../../src/nodes/plain/status';
-import { arrayParts, ZoneChangeTracker } from '../../src/nodes/plain/zone-messages';
+import { readPoint } from '../../src/nodes/conference-audio-zone-lookup/point';
+import { arrayParts, ZoneChangeTracker } from '../../src/nodes/conference-audio-zones/zone-messages';
+import { clockTime, connectionStatus } from '../../src/nodes/status/status';
 import type { Zone } from '../../src/zones/types';
 
 function zone(id: string, x1: number, y1: number, x2: number, y2: number, label = id): Zone {

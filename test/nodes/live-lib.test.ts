@@ -1,10 +1,10 @@
 import should from 'should';
 import { streamErrorReporter, worstCondition } from '../../src/device/stream-status';
 import { DeviceError } from '../../src/errors';
+import { streamStatus } from '../../src/nodes/conference-audio-device/stream-status-view';
 import { readLiveEvents } from '../../src/nodes/conference-audio-events/definition';
-import { streamStatus } from '../../src/nodes/lib/stream-status-view';
-import { readNonNegative } from '../../src/nodes/plain/node-settings';
-import { MAX_MESSAGE_RATE, RateWindow } from '../../src/nodes/plain/rate-window';
+import { readNonNegative } from '../../src/nodes/settings/node-settings';
+import { MAX_MESSAGE_RATE, RateWindow } from '../../src/timing/rate-window';
 
 describe('nodes/lib: live nodes', () => {
   describe('RateWindow', () => {

@@ -12,7 +12,7 @@ import {
   invalidConfigStatus,
   type StatusView,
   statusMessage,
-} from '../../src/nodes/plain/status';
+} from '../../src/nodes/status/status';
 import { paletteTypes } from '../support/node-types';
 import {
   counter,

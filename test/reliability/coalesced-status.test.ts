@@ -1,6 +1,10 @@
 import FakeTimers from '@sinonjs/fake-timers';
 import should from 'should';
-import { CoalescedStatus, STATUS_INTERVAL_MS, type StatusLike } from '../../src/nodes/lib/coalesced-status';
+import {
+  CoalescedStatus,
+  STATUS_INTERVAL_MS,
+  type StatusLike,
+} from '../../src/nodes/status/coalesced-status';
 
 describe('coalesced node status (issue 21: a status storm fills the editor queue)', () => {
   let clock: ReturnType<typeof FakeTimers.install>;

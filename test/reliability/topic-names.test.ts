@@ -1,6 +1,6 @@
 import should from 'should';
-import { RepeatGate } from '../../src/nodes/lib/repeat-gate';
-import { MAX_NAME_LENGTH, safeTopicName, topicNameGuard } from '../../src/nodes/lib/topic';
+import { MAX_NAME_LENGTH, safeTopicName, topicNameGuard } from '../../src/nodes/messages/topic';
+import { RepeatGate } from '../../src/timing/repeat-gate';
 
 describe('device names in topics (issue 21: names from the device break an MQTT broker)', () => {
   it('strips control characters, NUL and lone surrogates, and replaces the wildcards', () => {

@@ -1,7 +1,7 @@
 /**
  * A node's status text as the editor shows it: the runtime sends catalogue keys
  * (`@conference-audio/node-red-local-api/<type>:<type>.status.x`, parameters as JSON after a space; see
- * src/nodes/plain/status.ts), the editor looks them up in src/nodes/<type>/locales/<language>.json, picks the
+ * src/nodes/status/status.ts), the editor looks them up in src/nodes/<type>/locales/<language>.json, picks the
  * plural form by `count` and fills in `__name__` parameters. Texts that are not such keys stay as they are.
  */
 import { readFileSync } from 'node:fs';

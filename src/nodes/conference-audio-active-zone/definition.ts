@@ -6,7 +6,7 @@
 import { MAX_DELAY_MS } from '../../api/settings-rules';
 import { ANY_ZONE_TYPE } from '../../zones/active-zone';
 import { palette } from '../palette';
-import { readNonNegative, type Setting } from '../plain/node-settings';
+import { readNonNegative, type Setting } from '../settings/node-settings';
 
 export const TYPE = 'conference-audio-active-zone';
 

@@ -6,7 +6,7 @@
 import type { GroupState } from '../../control';
 import { SWITCHING_DEFAULTS_KEY, type SwitchingDefaultsKey } from '../../control/switching-defaults';
 import { type ActiveZoneTiming, CAMERA_INPUT_FIELD, type CameraInput } from '../../zones';
-import { readNonNegative } from '../plain/node-settings';
+import { readNonNegative } from '../settings/node-settings';
 import { MAX_DELAY_MS } from './definition';
 
 /** The device's wait before it switches to a zone: the node's hold. */

@@ -17,11 +17,11 @@ import type { ZoneReadResult } from '../../zones/types';
 import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, toNodeError } from '../glue/errors';
-import { CoalescedStatus } from '../lib/coalesced-status';
-import { joinTopic, nodeTopicNames } from '../lib/topic';
-import { settingValue } from '../plain/node-settings';
-import { withNote } from '../plain/status';
-import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
+import { subscribeAfterDeploy } from '../glue/subscribe-after-deploy';
+import { joinTopic, nodeTopicNames } from '../messages/topic';
+import { settingValue } from '../settings/node-settings';
+import { CoalescedStatus } from '../status/coalesced-status';
+import { withNote } from '../status/status';
 import { readHold, readRelease, readTiming, readZoneType, TYPE } from './definition';
 import { readDeviceSwitching, zoneCameraInput } from './device-switching';
 

@@ -4,8 +4,8 @@ import { answerEachInput } from '../glue/answer-input';
 import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
-import { clockTime } from '../plain/status';
-import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
+import { subscribeAfterDeploy } from '../glue/subscribe-after-deploy';
+import { clockTime } from '../status/status';
 import { configuredValue } from './configured-value';
 import { isActionChoice, MESSAGE_ACTION, TYPE, VALUE_FIELDS } from './definition';
 

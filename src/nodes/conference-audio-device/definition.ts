@@ -4,8 +4,9 @@
  * an imported node without some properties gets. Imported by the runtime and by the editor.
  */
 import { type Checked, checkAudioInterval, DEVICE_DEFAULTS } from '../../api/settings-rules';
+import { DEVICE_TYPE } from '../texts/catalogue';
 
-export const TYPE = 'conference-audio-device';
+export const TYPE = DEVICE_TYPE;
 
 /** What the editor sends for a password field the user did not change (Node-RED's own marker). */
 export const UNCHANGED_PASSWORD = '__PWRD__';

@@ -5,11 +5,9 @@ import type { CertificateTrust } from '../../device/certificate-trust';
 import { DeviceConnection } from '../../device/connection';
 import { choosePinStorage, MemoryPinStorage } from '../../device/pin-storage';
 import { DeviceError, isDeviceError } from '../../errors';
-import { registerAdminEndpoints, type StoredDeviceAddress } from '../glue/admin';
 import { runtimeCatalogue } from '../glue/catalogue';
 import type { DeviceConfigNode, DeviceUser } from '../glue/device';
 import { errorLocaliser, toNodeError } from '../glue/errors';
-import { streamStatus } from '../lib/stream-status-view';
 import {
   connectedWithVendorHint,
   connectionStatus,
@@ -17,9 +15,11 @@ import {
   invalidConfigStatus,
   type StatusView,
   statusMessage,
-} from '../plain/status';
+} from '../status/status';
+import { registerAdminEndpoints, type StoredDeviceAddress } from './admin';
 import { TYPE } from './definition';
 import { type DeviceSiteSettings, readSiteSettings, SITE_SETTINGS } from './site-settings';
+import { streamStatus } from './stream-status-view';
 
 type DeviceConfigDef = NodeDef & DeviceSettingsInput;
 
@@ -40,7 +40,7 @@ interface ConfigNode extends Node<DeviceCredentials>, DeviceConfigNode {
  */
 export = (RED: NodeAPI) => {
   const t = runtimeCatalogue(RED, TYPE);
-  // In the runtime's language: a Status node or a dashboard reads this text (src/nodes/plain/status.ts).
+  // In the runtime's language: a Status node or a dashboard reads this text (src/nodes/status/status.ts).
   const statusOf = (view: StatusView): NodeStatus => statusMessage(t, view);
   const settingsOf = () => RED.settings as unknown as Record<string, unknown>;
 

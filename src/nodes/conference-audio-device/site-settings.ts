@@ -5,7 +5,7 @@ import { STREAM_DEFAULTS } from '../../api/streams';
 import { CHANGE_STREAM_IDLE_FACTOR } from '../../device/connection';
 import { DEFAULT_RESYNC_SECONDS, resyncIntervalMs } from '../../device/state-settings';
 import { isDeviceError } from '../../errors';
-import type { Translate } from '../plain/status';
+import type { Translate } from '../texts/catalogue';
 
 /** What the device config node reads from settings.js. */
 export interface DeviceSiteSettings {

@@ -3,9 +3,9 @@
  * choice is read. Imported by the runtime and by the editor (no Node-RED, no DOM).
  */
 
+import { MAX_MESSAGE_RATE } from '../../timing/rate-window';
 import { palette } from '../palette';
-import { readNonNegative, type Setting } from '../plain/node-settings';
-import { MAX_MESSAGE_RATE } from '../plain/rate-window';
+import { readNonNegative, type Setting } from '../settings/node-settings';
 
 export const TYPE = 'conference-audio-events';
 

@@ -8,16 +8,16 @@ import {
   type StreamKind,
 } from '../../device/stream-hub';
 import { streamErrorReporter, worstCondition } from '../../device/stream-status';
+import { RateWindow } from '../../timing/rate-window';
+import { RepeatGate } from '../../timing/repeat-gate';
 import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, useDevice } from '../glue/device';
 import { errorLocaliser, toNodeError } from '../glue/errors';
-import { CoalescedStatus } from '../lib/coalesced-status';
-import { RepeatGate } from '../lib/repeat-gate';
-import { joinTopic, nodeTopicNames } from '../lib/topic';
-import { settingValue } from '../plain/node-settings';
-import { RateWindow } from '../plain/rate-window';
-import { withNote } from '../plain/status';
-import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
+import { subscribeAfterDeploy } from '../glue/subscribe-after-deploy';
+import { joinTopic, nodeTopicNames } from '../messages/topic';
+import { settingValue } from '../settings/node-settings';
+import { CoalescedStatus } from '../status/coalesced-status';
+import { withNote } from '../status/status';
 import { type LiveEventChoice, readLiveEvents, readRate, TYPE } from './definition';
 
 interface EventsDef extends NodeDef {

@@ -4,7 +4,7 @@
  */
 import { isSafeTopic } from '../../homeassistant/safe-topic';
 import { palette } from '../palette';
-import type { Setting } from '../plain/node-settings';
+import type { Setting } from '../settings/node-settings';
 
 export const TYPE = 'conference-audio-homeassistant';
 export const PALETTE = palette(TYPE, { inputs: 1, outputs: 1 });

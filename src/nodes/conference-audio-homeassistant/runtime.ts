@@ -17,8 +17,8 @@ import { stepVolumeTo } from '../../homeassistant/volume';
 import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceConfigNode, type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
-import { settingValue } from '../plain/node-settings';
-import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
+import { subscribeAfterDeploy } from '../glue/subscribe-after-deploy';
+import { settingValue } from '../settings/node-settings';
 import { HOMEASSISTANT_DEFAULTS, readTopic, TYPE } from './definition';
 import { followDevice } from './follow';
 

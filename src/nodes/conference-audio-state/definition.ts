@@ -4,7 +4,7 @@
  */
 import { STATE_GROUPS, type StateGroupName } from '../../control/state-groups';
 import { palette } from '../palette';
-import type { Setting } from '../plain/node-settings';
+import type { Setting } from '../settings/node-settings';
 
 export const TYPE = 'conference-audio-state';
 

@@ -5,7 +5,7 @@
  */
 import { copyJson } from '../../api/json-copy';
 import type { GroupState, StateGroupName, StateGroups } from '../../control/state-groups';
-import { joinTopic } from '../lib/topic';
+import { joinTopic } from '../messages/topic';
 import { ALL_TOPIC_LEVEL, type OutputMode, STATE_GROUPS } from './definition';
 
 /**

@@ -5,9 +5,9 @@ import type { DeviceState } from '../../device/state';
 import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, toNodeError } from '../glue/errors';
-import { CoalescedStatus } from '../lib/coalesced-status';
-import { settingValue } from '../plain/node-settings';
-import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
+import { subscribeAfterDeploy } from '../glue/subscribe-after-deploy';
+import { settingValue } from '../settings/node-settings';
+import { CoalescedStatus } from '../status/coalesced-status';
 import { readOutputMode, readStateGroups, TYPE } from './definition';
 import { StateOutput } from './output';
 

@@ -4,7 +4,7 @@
  */
 
 import { palette } from '../palette';
-import { readNonNegative, type Setting } from '../plain/node-settings';
+import { readNonNegative, type Setting } from '../settings/node-settings';
 
 export const TYPE = 'conference-audio-zone-lookup';
 

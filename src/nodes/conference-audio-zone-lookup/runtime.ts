@@ -6,8 +6,8 @@ import type { ZoneWithGeometry } from '../../zones/types';
 import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorLocaliser, invalidInput, toNodeError } from '../glue/errors';
-import { readPoint } from '../plain/point';
 import { readMaxAge, readProperty, TYPE } from './definition';
+import { readPoint } from './point';
 
 interface LookupDef extends NodeDef {
   device?: string;

@@ -7,11 +7,10 @@ import type { ZoneReadResult } from '../../zones/types';
 import { runtimeCatalogue } from '../glue/catalogue';
 import { type DeviceUser, noDeviceError, useDevice } from '../glue/device';
 import { errorCode, errorLocaliser, toNodeError } from '../glue/errors';
-import { joinTopic, nodeTopicNames } from '../lib/topic';
-import { readNonNegative } from '../plain/node-settings';
-import { clockTime } from '../plain/status';
-import { subscribeAfterDeploy } from '../plain/subscribe-after-deploy';
-import { arrayParts, ZoneChangeTracker, zonesWithGeometry } from '../plain/zone-messages';
+import { subscribeAfterDeploy } from '../glue/subscribe-after-deploy';
+import { joinTopic, nodeTopicNames } from '../messages/topic';
+import { readNonNegative } from '../settings/node-settings';
+import { clockTime } from '../status/status';
 import {
   MIN_INTERVAL_SECONDS,
   MIN_INTERVAL_SETTING,
@@ -21,6 +20,7 @@ import {
   TYPE,
   ZONES_DEFAULTS,
 } from './definition';
+import { arrayParts, ZoneChangeTracker, zonesWithGeometry } from './zone-messages';
 
 interface ZonesDef extends NodeDef {
   device?: string;

@@ -1,5 +1,5 @@
 import type { NodeAPI } from 'node-red';
-import type { Translate } from '../plain/status';
+import type { Translate } from '../texts/catalogue';
 
 /** A node type's catalogue in the runtime's language: `RED._` with the type's key prefix. */
 export function runtimeCatalogue(RED: NodeAPI, type: string): Translate {

@@ -1,11 +1,11 @@
 import type { NodeAPI } from 'node-red';
 import { DeviceError, isDeviceError } from '../../errors';
-import { summarisedMessage } from '../plain/error-text';
+import { summarisedMessage } from '../texts/error-text';
 
 /** Turns a DeviceError into the message users read, in their language. */
 export type ErrorLocaliser = (error: DeviceError) => string;
 
-/** The error's message in the runtime's language (plain/error-text.ts). */
+/** The error's message in the runtime's language (texts/error-text.ts). */
 export function errorLocaliser(RED: NodeAPI): ErrorLocaliser {
   return (error) => summarisedMessage((key, params) => RED._(key, params), error);
 }

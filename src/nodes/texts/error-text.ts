@@ -1,16 +1,4 @@
-import { TYPE as DEVICE_TYPE } from '../conference-audio-device/definition';
-import { catalogueKey } from './status';
-
-/** Looks a catalogue key up in the reader's language, as the runtime's and the editor's `RED._` do. */
-export type Translate = (key: string, params?: Record<string, string | number>) => string;
-
-/**
- * Whether a lookup found a text: a missing key (or a catalogue not loaded) comes back as the key itself,
- * with or without its node-set namespace.
- */
-export function isTranslated(text: string, key: string): boolean {
-  return !text.endsWith(key.slice(key.indexOf(':') + 1));
-}
+import { catalogueKey, DEVICE_TYPE, isTranslated, type Translate } from './catalogue';
 
 /**
  * An error's message as users read it: the summary of its code in their language (every code's summary is

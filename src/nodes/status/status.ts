@@ -1,10 +1,5 @@
 import type { ConnectionState } from '../../api/types';
-
-/** The package name, which is the first part of each node set's catalogue namespace. */
-export const PACKAGE_NAME = '@conference-audio/node-red-local-api';
-
-/** A catalogue lookup in the runtime's language: `RED._` with the node type's key prefix. */
-export type Translate = (key: string, params?: Record<string, string | number>) => string;
+import type { Translate } from '../texts/catalogue';
 
 /**
  * What a node's status shows, as an i18n key (relative to the catalogue of the node type that translates
@@ -22,15 +17,6 @@ export interface StatusMessage {
   fill: StatusView['fill'];
   shape: StatusView['shape'];
   text: string;
-}
-
-/**
- * A key of `type`'s catalogue with its node-set namespace, `<package>/<type>:<type>.<key>`: Node-RED loads
- * each node type's catalogue under its node set's namespace, and this form finds it from any node type,
- * in the runtime and in the editor.
- */
-export function catalogueKey(type: string, key: string): string {
-  return `${PACKAGE_NAME}/${type}:${type}.${key}`;
 }
 
 /**

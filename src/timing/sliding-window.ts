@@ -5,7 +5,7 @@
 export const MAX_WINDOW_LIMIT = 10_000;
 
 /**
- * "At most `limit` in any `windowMs`", held in every window, not on average: the times of the last
+ * A sliding window: "at most `limit` in any `windowMs`", held in every window, not on average: the times of the last
  * `limit` events are kept (never more), and the next may come once the oldest is a window old. Time
  * comes in with each call, in any unit that only moves forward (the callers use a monotonic clock).
  */

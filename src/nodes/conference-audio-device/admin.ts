@@ -12,8 +12,8 @@ import { checkDeviceProperty, DEVICE_PROPERTIES, envReferenceName } from '../../
 import { DeviceError, isDeviceError } from '../../errors';
 import { readRoomZones, renderZoneMap, ZONE_MAP_WORDS, type ZoneMapWords } from '../../zones';
 import type { ZoneReadResult } from '../../zones/types';
-import { UNCHANGED_PASSWORD } from '../conference-audio-device/definition';
-import { findDevice } from './device';
+import { findDevice } from '../glue/device';
+import { UNCHANGED_PASSWORD } from './definition';
 
 export const ADMIN_PERMISSION = 'conference-audio-device.write';
 

@@ -1,5 +1,5 @@
 import should from 'should';
-import { CoalescedTask } from '../../src/device/coalesced-task';
+import { CoalescedTask } from '../../src/timing/coalesced-task';
 import { until } from '../support/wait';
 
 /** A task whose runs the test ends one at a time. */

@@ -1,5 +1,5 @@
 /**
- * Runs a task on request, and turns a burst of requests into few runs: at most one run in flight and one
+ * A single flight with a gap: runs a task on request, and turns a burst of requests into few runs: at most one run in flight and one
  * queued behind it, and at least `gapMs` from the end of one run to the start of the next. Requests made
  * while a run is in flight or queued are served by the queued run, which starts after everything they
  * asked about happened.

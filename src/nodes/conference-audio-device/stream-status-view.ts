@@ -1,5 +1,5 @@
 import type { StreamCondition } from '../../device/stream-hub';
-import type { StatusView } from '../plain/status';
+import type { StatusView } from '../status/status';
 
 /** The conditions that show the same whatever their detail. */
 const STEADY_VIEWS: Readonly<Record<Exclude<StreamCondition['state'], 'reconnecting'>, StatusView>> = {

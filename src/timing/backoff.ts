@@ -1,4 +1,4 @@
-/** A delay that doubles with each failure in a row, from `initialMs` up to `maxMs`. */
+/** A backoff: a delay that doubles with each failure in a row, from `initialMs` up to `maxMs`. */
 export interface Backoff {
   initialMs: number;
   maxMs: number;

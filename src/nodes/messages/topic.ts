@@ -1,4 +1,4 @@
-import type { Translate } from '../plain/status';
+import type { Translate } from '../texts/catalogue';
 
 /**
  * Device-supplied names (event names, zone ids) made safe for `msg.topic`: a flow may wire a live node

@@ -1,13 +1,12 @@
-import { MAX_WINDOW_LIMIT, SlidingWindow } from '../../api/sliding-window';
+import { MAX_WINDOW_LIMIT, SlidingWindow } from './sliding-window';
 
 /** The highest rate a live node takes, in messages a second: above it a window would hold too many times. */
 export const MAX_MESSAGE_RATE = MAX_WINDOW_LIMIT;
 
 /**
- * "At most `perSecond` messages a second", held in every window, not on average (src/api/sliding-window).
- * A rate below one a second becomes one message per 1/rate seconds; a fraction above one keeps its ratio
- * (2.5 a second = 2 per 0.8 s). 0 lets everything pass. No timers and no Node-RED: time comes in with
- * each call.
+ * A rate window: "at most `perSecond` messages a second", held in every window, not on average (a
+ * sliding window underneath). A rate below one a second becomes one message per 1/rate seconds; a
+ * fraction above one keeps its ratio (2.5 a second = 2 per 0.8 s). 0 lets everything pass. No timers: time comes in with each call.
  */
 export class RateWindow {
   readonly #window: SlidingWindow | undefined;

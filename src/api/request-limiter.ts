@@ -1,8 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { DeviceError } from '../errors';
+import { SlidingWindow } from '../timing/sliding-window';
+import { TokenBucket } from '../timing/token-bucket';
 import { clientClosedError } from './errors';
 import { MAX_TIMER_MS } from './settings-rules';
-import { SlidingWindow } from './sliding-window';
 
 interface Waiter {
   resolve: () => void;
@@ -26,11 +27,7 @@ interface Waiter {
  */
 export class RequestLimiter {
   readonly #window: SlidingWindow;
-  readonly #burst: number;
-  /** 0 when the burst is the whole ceiling (a ceiling of one): then the window alone paces. */
-  readonly #refillPerMs: number;
-  #tokens: number;
-  #refilledAt: number;
+  readonly #bucket: TokenBucket;
   readonly #waiters: Waiter[] = [];
   #pausedUntil = 0;
   #timer: NodeJS.Timeout | undefined;
@@ -38,10 +35,9 @@ export class RequestLimiter {
 
   constructor(maxPerWindow: number, windowMs = 60_000) {
     this.#window = new SlidingWindow(maxPerWindow, windowMs);
-    this.#burst = Math.min(maxPerWindow, Math.max(1, Math.ceil(maxPerWindow / 10)));
-    this.#refillPerMs = (maxPerWindow - this.#burst) / windowMs;
-    this.#tokens = this.#burst;
-    this.#refilledAt = performance.now();
+    const burst = Math.min(maxPerWindow, Math.max(1, Math.ceil(maxPerWindow / 10)));
+    // 0 when the burst is the whole ceiling (a ceiling of one): then the window alone paces.
+    this.#bucket = new TokenBucket(burst, (maxPerWindow - burst) / windowMs, performance.now());
   }
 
   /**
@@ -101,26 +97,15 @@ export class RequestLimiter {
 
   /** Call only right after #delayBeforeNext() returned 0: that refilled the bucket. */
   #take(): void {
-    this.#tokens -= 1;
-    this.#window.count(this.#refilledAt);
+    this.#bucket.take();
+    this.#window.count(this.#bucket.refilledAt);
   }
 
   #delayBeforeNext(): number {
     const now = performance.now();
-    this.#refill(now);
+    const tokenDelay = this.#bucket.waitAt(now);
     const pauseDelay = Math.max(0, this.#pausedUntil - now);
-    // Rounded up: a timer that fires a hair before the token is whole would only have to wait again.
-    const tokenDelay = this.#tokens >= 1 ? 0 : Math.ceil((1 - this.#tokens) / this.#refillPerMs);
     return Math.max(pauseDelay, this.#window.waitAt(now), tokenDelay);
-  }
-
-  #refill(now: number): void {
-    if (this.#refillPerMs === 0) {
-      this.#tokens = this.#burst;
-    } else {
-      this.#tokens = Math.min(this.#burst, this.#tokens + (now - this.#refilledAt) * this.#refillPerMs);
-    }
-    this.#refilledAt = now;
   }
 
   #schedule(): void {

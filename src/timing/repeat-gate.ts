@@ -1,13 +1,14 @@
-/**
- * "At most once per interval per kind": a device that repeats an error event (the muted microphone's
- * `error (soundLocation)` comes again and again) gives a flow one message of each kind a second, not a
- * flood. Time comes in with each call; no timers and no Node-RED.
- */
+/** One of each kind a second: as the events node uses it for a device that repeats an error event. */
 export const REPEAT_INTERVAL_MS = 1000;
 
 /** Kinds remembered before old ones are forgotten: the names come from the device. */
 const PRUNE_AT = 100;
 
+/**
+ * A repeat gate: "at most once per interval per kind". A device that repeats an error event (the muted
+ * microphone's `error (soundLocation)` comes again and again) gives a flow one message of each kind a
+ * second, not a flood. Time comes in with each call; no timers.
+ */
 export class RepeatGate {
   readonly #intervalMs: number;
   readonly #passedAt = new Map<string, number>();
