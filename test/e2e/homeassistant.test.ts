@@ -93,7 +93,14 @@ describe('example 12 with a client playing Home Assistant (end-to-end)', functio
     );
 
   it('finds the room’s entities in retained configs, each in its platform’s documented schema', async () => {
-    await entity('sensor', 'Background noise');
+    // Announced as the device's answers come in: the hardware and status first, the audio and profiles later.
+    for (const [platform, name] of [
+      ['sensor', 'Background noise'],
+      ['switch', 'Microphone mute'],
+      ['number', 'Speaker volume'],
+      ['select', 'Room profile'],
+    ] as const)
+      await entity(platform, name);
     const platforms = new Set(assistant.entities.map(({ platform }) => platform));
     should([...platforms].sort()).eql(['binary_sensor', 'button', 'number', 'select', 'sensor', 'switch']);
     for (const { platform, topic, config } of assistant.entities)
