@@ -7,15 +7,10 @@ import { DEVICE_PATHS } from '../../src/api/protocol';
 import type { DeviceSimulator } from '../../src/simulator';
 import {
   allLogText,
-  catchModule,
-  completeModule,
-  counter,
-  deviceConfig,
-  doneWatchers,
+  type counter,
   helper,
-  nodeModules,
+  loadWatched,
   receiveUntilDone,
-  tab,
   translate,
   until,
   useSimulator,
@@ -45,27 +40,11 @@ describe('device control node: what the device answers', () => {
 
   /** A control node with `extra` on its settings, once the state it keeps is read; no audio is polled. */
   async function load(extra: Record<string, unknown>): Promise<void> {
-    const control = {
+    ({ out, ok, failed } = await loadWatched(sim, PASSWORD, {
       id: NODE,
       type: 'conference-audio-control',
-      z: 'f1',
-      device: 'device',
-      wires: [['out']],
-    };
-    await helper.load(
-      nodeModules(completeModule, catchModule),
-      [
-        tab,
-        deviceConfig(sim, { audioInterval: 0 }),
-        { ...control, ...extra },
-        { id: 'out', type: 'helper', z: 'f1' },
-        ...doneWatchers(NODE),
-      ],
-      { device: { password: PASSWORD } },
-    );
-    out = counter(helper.getNode('out'));
-    ok = counter(helper.getNode('ok'));
-    failed = counter(helper.getNode('failed'));
+      ...extra,
+    }));
     await until(() => state().complete, 'the state the node keeps');
     sim.resetRecords();
   }

@@ -1,18 +1,7 @@
 import should from 'should';
 import { MAX_DELAY_MS } from '../../src/api/settings-rules';
 import type { DeviceSimulator } from '../../src/simulator';
-import {
-  catchModule,
-  completeModule,
-  counter,
-  deviceConfig,
-  doneWatchers,
-  helper,
-  nodeModules,
-  receiveUntilDone,
-  tab,
-  useSimulator,
-} from './support';
+import { type counter, loadWatched, receiveUntilDone, useSimulator } from './support';
 
 const PASSWORD = 'unsafe-Input-1!';
 const NODE = 'n-control';
@@ -31,27 +20,11 @@ describe('device control node: nothing unsafe reaches the device', () => {
   });
 
   async function load(control: Record<string, unknown>): Promise<void> {
-    await helper.load(
-      nodeModules(completeModule, catchModule),
-      [
-        tab,
-        deviceConfig(sim, { audioInterval: 0 }),
-        {
-          id: NODE,
-          type: 'conference-audio-control',
-          z: 'f1',
-          device: 'device',
-          wires: [['out']],
-          ...control,
-        },
-        { id: 'out', type: 'helper', z: 'f1' },
-        ...doneWatchers(NODE),
-      ],
-      { device: { password: PASSWORD } },
-    );
-    out = counter(helper.getNode('out'));
-    ok = counter(helper.getNode('ok'));
-    failed = counter(helper.getNode('failed'));
+    ({ out, ok, failed } = await loadWatched(sim, PASSWORD, {
+      id: NODE,
+      type: 'conference-audio-control',
+      ...control,
+    }));
   }
 
   /** Every request the device received, the login excluded: none should be a write. */

@@ -14,18 +14,7 @@ import {
   WORD_TYPES,
 } from '../../src/nodes/conference-audio-control/definition';
 import type { DeviceSimulator } from '../../src/simulator';
-import {
-  catchModule,
-  completeModule,
-  counter,
-  deviceConfig,
-  doneWatchers,
-  helper,
-  nodeApi,
-  nodeModules,
-  receiveUntilDone,
-  useSimulator,
-} from './support';
+import { type counter, helper, loadWatched, nodeApi, receiveUntilDone, useSimulator } from './support';
 
 const PASSWORD = 'v4lue-Secret!';
 const NODE = 'n-control';
@@ -43,20 +32,12 @@ describe('device control node: the value as a TypedInput', () => {
 
   /** A control node running `action` with `value` of TypedInput type `valueType`, on a tab with ENV. */
   async function load(action: string, value: string, valueType: string) {
-    await helper.load(
-      nodeModules(completeModule, catchModule),
-      [
-        { id: 'f1', type: 'tab', label: 'test', env: ENV },
-        deviceConfig(sim, { audioInterval: 0 }),
-        { id: NODE, type: 'conference-audio-control', z: 'f1', device: 'device', action, value, valueType },
-        { id: 'out', type: 'helper', z: 'f1' },
-        ...doneWatchers(NODE),
-      ].map((node) => (node.id === NODE ? { ...node, wires: [['out']] } : node)),
-      { device: { password: PASSWORD } },
-    );
-    out = counter(helper.getNode('out'));
-    ok = counter(helper.getNode('ok'));
-    failed = counter(helper.getNode('failed'));
+    ({ out, ok, failed } = await loadWatched(
+      sim,
+      PASSWORD,
+      { id: NODE, type: 'conference-audio-control', action, value, valueType },
+      { id: 'f1', type: 'tab', label: 'test', env: ENV },
+    ));
   }
 
   function send(msg: Record<string, unknown> = {}): Promise<void> {

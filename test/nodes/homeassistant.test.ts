@@ -15,6 +15,7 @@ import {
   FAST_READINGS,
   helper,
   IN_PRESENTER,
+  loadWatched,
   nodeModules,
   receiveUntilDone,
   tab,
@@ -36,30 +37,14 @@ describe('Home Assistant node (conference-audio-homeassistant)', () => {
   });
 
   async function load(extra: Record<string, unknown> = {}) {
-    await helper.load(
-      nodeModules(completeModule, catchModule),
-      [
-        tab,
-        deviceConfig(sim, { audioInterval: 0 }),
-        {
-          id: NODE,
-          type: 'conference-audio-homeassistant',
-          z: 'f1',
-          device: 'device',
-          room: 'Room 1',
-          prefix: 'homeassistant',
-          base: 'conference-audio',
-          wires: [['out']],
-          ...extra,
-        },
-        { id: 'out', type: 'helper', z: 'f1' },
-        ...doneWatchers(NODE),
-      ],
-      { device: { password: PASSWORD } },
-    );
-    out = counter(helper.getNode('out'));
-    ok = counter(helper.getNode('ok'));
-    failed = counter(helper.getNode('failed'));
+    ({ out, ok, failed } = await loadWatched(sim, PASSWORD, {
+      id: NODE,
+      type: 'conference-audio-homeassistant',
+      room: 'Room 1',
+      prefix: 'homeassistant',
+      base: 'conference-audio',
+      ...extra,
+    }));
     await until(() => configs().length >= 15, 'the configs of a 410');
   }
 

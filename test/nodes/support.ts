@@ -181,6 +181,42 @@ export function counter(node: TestNode): { readonly count: number; messages: Rec
 /** The tab every test node sits on (`z: 'f1'`); without it Node-RED treats the nodes as config nodes. */
 export const tab = { id: 'f1', type: 'tab', label: 'test' };
 
+/** What `loadWatched` hands back: the node's output and its inputs' ends, counted. */
+export interface Watched {
+  out: ReturnType<typeof counter>;
+  ok: ReturnType<typeof counter>;
+  failed: ReturnType<typeof counter>;
+}
+
+/**
+ * Deploys `node` (its id, type and properties) on the device `sim` with `password`, its output wired to the
+ * helper `out` and its inputs' ends watched (`doneWatchers`); audio is not polled. `onTab` replaces the
+ * plain tab, e.g. to give it env variables.
+ */
+export async function loadWatched(
+  sim: DeviceSimulator,
+  password: string,
+  node: Record<string, unknown> & { id: string },
+  onTab: Record<string, unknown> = tab,
+): Promise<Watched> {
+  await helper.load(
+    nodeModules(completeModule, catchModule),
+    [
+      onTab,
+      deviceConfig(sim, { audioInterval: 0 }),
+      { z: 'f1', device: 'device', ...node, wires: [['out']] },
+      { id: 'out', type: 'helper', z: 'f1' },
+      ...doneWatchers(node.id),
+    ],
+    { device: { password } },
+  );
+  return {
+    out: counter(helper.getNode('out')),
+    ok: counter(helper.getNode('ok')),
+    failed: counter(helper.getNode('failed')),
+  };
+}
+
 export function deviceConfig(
   sim: DeviceSimulator,
   extra: Record<string, unknown> = {},
