@@ -4,8 +4,8 @@
 // src/nodes/template-rows/, locales/<lang>.json, help/<lang>.html); package.json's `node-red.nodes`
 // names the runtime file Node-RED loads, and beside it this script puts what Node-RED looks for next to
 // a node file: the editor HTML of the same name, locales/<lang>/<name>.json and .html, and icons/
-// (Node-RED 4.1 serves no package-root icons/ for nodes in a subfolder). In the editor HTML, each
-// `PALETTE.<fact>` of an editor.ts becomes the literal its definition.ts's PALETTE holds.
+// (Node-RED 4.1 serves no package-root icons/ for nodes in a subfolder). In the editor HTML, an editor.ts's
+// `...paletteEntry(labels)` becomes plain keys, the facts its definition.ts's PALETTE holds as literals.
 'use strict';
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -26,18 +26,22 @@ if (!fs.existsSync(path.join(root, 'src'))) {
 const EDITOR_TARGET = ['es2018'];
 
 /**
- * The literals the build writes into an editor for `PALETTE.<fact>`: the palette facts its definition.ts
- * exports as PALETTE (read from the compiled definition, beside the runtime), because the flow library reads
- * them from the built HTML without running it. A config node's definition has none.
+ * The source of an editor with its `...paletteEntry(labels)` written out as plain keys: the palette facts
+ * its definition.ts exports as PALETTE (read from the compiled definition, beside the runtime) as literals,
+ * and each label key as `labels.<key>`, because the flow library reads these from the built HTML without
+ * running it and stops at a spread. A config node's definition has no PALETTE and its editor no entry.
  */
-function paletteLiterals(builtDir) {
+function withPaletteEntry(source, builtDir, entry) {
   const definition = path.join(builtDir, 'definition.js');
   const palette = fs.existsSync(definition) ? require(definition).PALETTE : undefined;
-  const literals = {};
-  for (const [fact, value] of Object.entries(palette ?? {})) {
-    literals[`PALETTE.${fact}`] = JSON.stringify(value);
-  }
-  return literals;
+  const { PALETTE_LABEL_KEYS } = require(path.join(dist, 'nodes', 'palette.js'));
+  return source.replace(/^([ \t]*)\.\.\.paletteEntry\((\w+)\),[ \t]*$/gm, (_line, indent, labels) => {
+    if (palette === undefined)
+      throw new Error(`${entry} has a paletteEntry, but its definition.ts no PALETTE`);
+    const facts = Object.entries(palette).map(([fact, value]) => `${fact}: ${JSON.stringify(value)},`);
+    const labelKeys = PALETTE_LABEL_KEYS.map((key) => `${key}: ${labels}.${key},`);
+    return [...facts, ...labelKeys].map((line) => indent + line).join('\n');
+  });
 }
 
 /** The editor script of a node type: its editor.ts with every import bundled in, as one classic script. */
@@ -49,7 +53,7 @@ function editorScript(sourceDir, builtDir) {
     // An editor.ts exports nothing, and in a "type": "commonjs" package esbuild then reads it as CommonJS
     // and wraps every module in a lazy initialiser; marked as a module it bundles to plain code.
     stdin: {
-      contents: `${fs.readFileSync(entry, 'utf8')}\nexport {};\n`,
+      contents: `${withPaletteEntry(fs.readFileSync(entry, 'utf8'), builtDir, entry)}\nexport {};\n`,
       resolveDir: sourceDir,
       sourcefile: path.relative(root, entry),
       loader: 'ts',
@@ -60,17 +64,14 @@ function editorScript(sourceDir, builtDir) {
     format: 'iife',
     platform: 'browser',
     target: EDITOR_TARGET,
-    define: paletteLiterals(builtDir),
     write: false,
     charset: 'utf8',
     logLevel: 'warning',
   });
   const code = result.outputFiles[0].text;
-  // What is left of PALETTE is a fact its definition lacks, or a PALETTE imported instead of written in.
-  if (/\bPALETTE\.\w/.test(code)) {
-    throw new Error(
-      `${sourceDir}/editor.ts uses PALETTE beyond the facts its definition.ts exports as PALETTE`,
-    );
+  // A paletteEntry left is one written other than alone on its line: the browser has no such function.
+  if (/\bpaletteEntry\b/.test(code)) {
+    throw new Error(`${entry} uses paletteEntry other than as a line \`...paletteEntry(labels),\``);
   }
   // The bundle goes inside a <script> element, which the first `</script` would end.
   if (/<\/script/i.test(code))

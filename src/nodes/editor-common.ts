@@ -4,6 +4,7 @@
  * Bundled into each node type's HTML by scripts/build.js; browser code, no Node.js API.
  */
 import type { EditorNodeInstance, EditorNodeProperties } from 'node-red';
+import type { PaletteLabelKey } from './palette';
 import { catalogueKey, type Translate } from './texts/catalogue';
 import { summarisedMessage } from './texts/error-text';
 
@@ -57,23 +58,28 @@ export interface NamedProperties extends EditorNodeProperties {
 /**
  * The labels of a palette node type, each a value for the registerType key of the same name: the palette
  * and port labels from its catalogue (`paletteLabel`, `label.inputLabel`, `label.outputLabel`), the node's
- * name in italics in place of the palette label.
+ * name in italics in place of the palette label. A type with labels of its own passes them in `own`.
  */
 export function paletteLabels<P extends NamedProperties>(
   t: Translate,
-  outputLabels: (index: number) => string = () => t('label.outputLabel'),
+  own: {
+    outputLabels?: (index: number) => string;
+    label?: (this: EditorNodeInstance<P>) => string;
+  } = {},
 ) {
   return {
     paletteLabel: () => t('paletteLabel'),
     inputLabels: () => t('label.inputLabel'),
-    outputLabels,
-    label(this: EditorNodeInstance<P>) {
-      return this.name || t('paletteLabel');
-    },
+    outputLabels: own.outputLabels ?? (() => t('label.outputLabel')),
+    label:
+      own.label ??
+      function (this: EditorNodeInstance<P>) {
+        return this.name || t('paletteLabel');
+      },
     labelStyle(this: EditorNodeInstance<P>) {
       return this.name ? 'node_label_italic' : '';
     },
-  };
+  } satisfies Record<PaletteLabelKey, unknown>;
 }
 
 /** POSTs `body` as JSON to an admin endpoint of the package and reads the JSON answer. */

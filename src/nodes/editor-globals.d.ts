@@ -1,13 +1,14 @@
 /**
  * What the Node-RED editor page offers every node's editor script: the `RED` object (jQuery's `$` comes
- * with @types/jquery), and the node type's `PALETTE`, whose members scripts/build.js writes in as literals
- * from the type's definition.ts (so an editor reads it as this global, never by importing it). Only the
- * editor code (tsconfig.editor.json) sees this file.
+ * with @types/jquery), and `paletteEntry`, which is no function at all: scripts/build.js writes each
+ * `...paletteEntry(labels)` out as plain keys, the palette facts of the type's definition.ts as literals and
+ * each of `labels`' keys by name (a call left in the bundle fails the build). Only the editor code
+ * (tsconfig.editor.json) sees this file.
  */
 import type { EditorRED } from 'node-red';
-import type { Palette } from './palette';
+import type { Palette, PaletteLabelKey } from './palette';
 
 declare global {
   const RED: EditorRED;
-  const PALETTE: Palette;
+  function paletteEntry<Labels extends Record<PaletteLabelKey, unknown>>(labels: Labels): Palette & Labels;
 }

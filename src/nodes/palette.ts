@@ -1,14 +1,26 @@
 /**
  * Where a palette node type sits in the editor: the package's category and colour, the type's icon and
- * ports. Each type's definition.ts exports its `PALETTE`; scripts/build.js writes its members into the
- * editor's `registerType` as literals (`PALETTE.category` and so on), because the flow library reads these
- * facts from the built HTML without running it. No Node-RED, no DOM: the build loads the compiled module.
+ * ports, and the label keys every palette node sets. Each type's definition.ts exports its `PALETTE`; an
+ * editor writes `...paletteEntry(labels)` in its `registerType`, and scripts/build.js writes that out as
+ * plain keys (the facts as literals, each label as `labels.<key>`), because the flow library reads the
+ * definition from the built HTML without running it and stops at a spread. No Node-RED, no DOM: the build
+ * loads the compiled module.
  */
 
 /** The palette category of every node type but the config node (its label is in src/nodes/locales). */
 export const PALETTE_CATEGORY = 'conference audio';
 /** The colour of every palette node of the package. */
 export const PALETTE_COLOUR = '#8CC8E8';
+
+/** The registerType keys of a palette node's labels, each taken from the editor's `paletteLabels`. */
+export const PALETTE_LABEL_KEYS = [
+  'paletteLabel',
+  'inputLabels',
+  'outputLabels',
+  'label',
+  'labelStyle',
+] as const;
+export type PaletteLabelKey = (typeof PALETTE_LABEL_KEYS)[number];
 
 export interface Palette {
   readonly category: string;

@@ -28,16 +28,7 @@ const delayMs = validator((value) =>
 );
 
 RED.nodes.registerType<ActiveZoneProperties>('conference-audio-active-zone', {
-  category: PALETTE.category,
-  color: PALETTE.color,
-  icon: PALETTE.icon,
-  inputs: PALETTE.inputs,
-  outputs: PALETTE.outputs,
-  paletteLabel: labels.paletteLabel,
-  inputLabels: labels.inputLabels,
-  outputLabels: labels.outputLabels,
-  label: labels.label,
-  labelStyle: labels.labelStyle,
+  ...paletteEntry(labels),
   defaults: {
     name: { value: '' },
     device: { value: '', type: DEVICE_TYPE, required: true },

@@ -24,7 +24,12 @@ interface ControlProperties extends NamedProperties {
 }
 
 const t = catalogue(TYPE);
-const labels = paletteLabels<ControlProperties>(t);
+const labels = paletteLabels<ControlProperties>(t, {
+  label() {
+    if (this.name) return this.name;
+    return isActionChoice(this.action) ? t(`actions.${this.action}`) : t('paletteLabel');
+  },
+});
 const actionField = () => $('#node-input-action');
 const valueField = () => $('#node-input-value');
 const valueTypeField = () => $('#node-input-valueType');
@@ -61,15 +66,7 @@ function showValueField(action: ActionChoice) {
 }
 
 RED.nodes.registerType<ControlProperties>('conference-audio-control', {
-  category: PALETTE.category,
-  color: PALETTE.color,
-  icon: PALETTE.icon,
-  inputs: PALETTE.inputs,
-  outputs: PALETTE.outputs,
-  paletteLabel: labels.paletteLabel,
-  inputLabels: labels.inputLabels,
-  outputLabels: labels.outputLabels,
-  labelStyle: labels.labelStyle,
+  ...paletteEntry(labels),
   defaults: {
     name: { value: '' },
     device: { value: '', type: DEVICE_TYPE, required: true },
@@ -85,10 +82,6 @@ RED.nodes.registerType<ControlProperties>('conference-audio-control', {
       }),
     },
     valueType: { value: CONTROL_DEFAULTS.valueType },
-  },
-  label() {
-    if (this.name) return this.name;
-    return isActionChoice(this.action) ? t(`actions.${this.action}`) : t('paletteLabel');
   },
   oneditprepare() {
     let chosen: ActionChoice = isActionChoice(this.action) ? this.action : CONTROL_DEFAULTS.action;

@@ -23,15 +23,7 @@ const eventChoices = checkboxChoices<LiveEventChoice>('conference-audio-event-')
 const checkbox = eventChoices.checkbox;
 
 RED.nodes.registerType<EventsProperties>('conference-audio-events', {
-  category: PALETTE.category,
-  color: PALETTE.color,
-  icon: PALETTE.icon,
-  inputs: PALETTE.inputs,
-  outputs: PALETTE.outputs,
-  paletteLabel: labels.paletteLabel,
-  outputLabels: labels.outputLabels,
-  label: labels.label,
-  labelStyle: labels.labelStyle,
+  ...paletteEntry(labels),
   defaults: {
     name: { value: '' },
     device: { value: '', type: DEVICE_TYPE, required: true },

@@ -13,16 +13,7 @@ const labels = paletteLabels<HomeAssistantProperties>(t);
 const topicValidator = validator((value) => topicProblem(value) && t('errors.topic'));
 
 RED.nodes.registerType<HomeAssistantProperties>('conference-audio-homeassistant', {
-  category: PALETTE.category,
-  color: PALETTE.color,
-  icon: PALETTE.icon,
-  inputs: PALETTE.inputs,
-  outputs: PALETTE.outputs,
-  paletteLabel: labels.paletteLabel,
-  inputLabels: labels.inputLabels,
-  outputLabels: labels.outputLabels,
-  label: labels.label,
-  labelStyle: labels.labelStyle,
+  ...paletteEntry(labels),
   defaults: {
     name: { value: '' },
     device: { value: '', type: DEVICE_TYPE, required: true },

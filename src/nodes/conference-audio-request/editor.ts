@@ -16,18 +16,14 @@ interface RequestProperties extends NamedProperties {
 }
 
 const t = catalogue(TYPE);
-const labels = paletteLabels<RequestProperties>(t);
+const labels = paletteLabels<RequestProperties>(t, {
+  label() {
+    return this.name || `${this.method || REQUEST_DEFAULTS.method} ${this.path || REQUEST_DEFAULTS.path}`;
+  },
+});
 
 RED.nodes.registerType<RequestProperties>('conference-audio-request', {
-  category: PALETTE.category,
-  color: PALETTE.color,
-  icon: PALETTE.icon,
-  inputs: PALETTE.inputs,
-  outputs: PALETTE.outputs,
-  paletteLabel: labels.paletteLabel,
-  inputLabels: labels.inputLabels,
-  outputLabels: labels.outputLabels,
-  labelStyle: labels.labelStyle,
+  ...paletteEntry(labels),
   defaults: {
     name: { value: '' },
     device: { value: '', type: DEVICE_TYPE, required: true },
@@ -40,9 +36,6 @@ RED.nodes.registerType<RequestProperties>('conference-audio-request', {
         return error === undefined ? undefined : localisedMessage(error);
       }),
     },
-  },
-  label() {
-    return this.name || `${this.method || REQUEST_DEFAULTS.method} ${this.path || REQUEST_DEFAULTS.path}`;
   },
   oneditprepare() {
     fillChoices($('#node-input-method'), METHODS, (method) => method, this.method || REQUEST_DEFAULTS.method);

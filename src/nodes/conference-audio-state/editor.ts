@@ -22,16 +22,7 @@ const labels = paletteLabels<StateProperties>(t);
 const groupChoices = checkboxChoices<StateGroupName>('conference-audio-state-group-');
 
 RED.nodes.registerType<StateProperties>('conference-audio-state', {
-  category: PALETTE.category,
-  color: PALETTE.color,
-  icon: PALETTE.icon,
-  inputs: PALETTE.inputs,
-  outputs: PALETTE.outputs,
-  paletteLabel: labels.paletteLabel,
-  inputLabels: labels.inputLabels,
-  outputLabels: labels.outputLabels,
-  label: labels.label,
-  labelStyle: labels.labelStyle,
+  ...paletteEntry(labels),
   defaults: {
     name: { value: '' },
     device: { value: '', type: DEVICE_TYPE, required: true },

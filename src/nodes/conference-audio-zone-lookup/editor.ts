@@ -15,21 +15,12 @@ interface LookupProperties extends NamedProperties {
 }
 
 const t = catalogue(TYPE);
-const labels = paletteLabels<LookupProperties>(t, (index) =>
-  index === 0 ? t('label.outputInside') : t('label.outputOutside'),
-);
+const labels = paletteLabels<LookupProperties>(t, {
+  outputLabels: (index) => (index === 0 ? t('label.outputInside') : t('label.outputOutside')),
+});
 
 RED.nodes.registerType<LookupProperties>('conference-audio-zone-lookup', {
-  category: PALETTE.category,
-  color: PALETTE.color,
-  icon: PALETTE.icon,
-  inputs: PALETTE.inputs,
-  outputs: PALETTE.outputs,
-  paletteLabel: labels.paletteLabel,
-  inputLabels: labels.inputLabels,
-  outputLabels: labels.outputLabels,
-  label: labels.label,
-  labelStyle: labels.labelStyle,
+  ...paletteEntry(labels),
   defaults: {
     name: { value: '' },
     // The device is optional: messages may carry their own zones.

@@ -97,16 +97,7 @@ function showZones(event: JQuery.TriggeredEvent) {
 }
 
 RED.nodes.registerType<ZonesProperties>('conference-audio-zones', {
-  category: PALETTE.category,
-  color: PALETTE.color,
-  icon: PALETTE.icon,
-  inputs: PALETTE.inputs,
-  outputs: PALETTE.outputs,
-  paletteLabel: labels.paletteLabel,
-  inputLabels: labels.inputLabels,
-  outputLabels: labels.outputLabels,
-  label: labels.label,
-  labelStyle: labels.labelStyle,
+  ...paletteEntry(labels),
   defaults: {
     name: { value: '' },
     device: { value: '', type: DEVICE_TYPE, required: true },
