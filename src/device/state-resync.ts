@@ -1,4 +1,5 @@
 import { RESYNC_INTERVAL_MS, RETURN_WAIT_MS, STEADY_RESYNC_INTERVAL_MS } from './state-settings';
+import type { StreamCondition } from './stream-hub';
 
 /** How often the timed resync reads: at its interval, or stretched while the change stream is steady. */
 export interface ResyncTiming {
@@ -13,8 +14,9 @@ export interface ResyncTiming {
  * timed one or the last full read, held back briefly while the change stream has just stopped (its
  * return reads everything). While the change stream has streamed for a whole interval without a break,
  * it already says what a resync would read, so the resync waits the steady interval instead; an
- * interval in which the stream stopped or (re)connected keeps the interval's rhythm. The one place that
- * decides the resync's timing.
+ * interval in which the stream failed or (re)connected after a failure keeps the interval's rhythm. A
+ * silent change stream that is only reopened for its silence has not failed: its return's full read
+ * keeps the stretched rhythm. The one place that decides the resync's timing.
  */
 export class ResyncSchedule {
   readonly #intervalMs: number;
@@ -25,7 +27,7 @@ export class ResyncSchedule {
   /** When the change stream last stopped streaming; undefined while it streams. */
   #changesDownSince: number | undefined;
   #changesStreaming = false;
-  /** The change stream stopped or (re)connected since the last timed resync fell due: not steady. */
+  /** The change stream failed (or never streamed) since the last timed resync fell due: not steady. */
   #changesBroke = true;
   #lastReadAt = 0;
   #resyncing = false;
@@ -51,8 +53,19 @@ export class ResyncSchedule {
   }
 
   /** What the change stream is doing: a resync due just after it stopped waits for its return. */
-  changesStreaming(streaming: boolean): void {
-    if (streaming !== this.#changesStreaming) this.#changesBroke = true;
+  changesCondition(condition: StreamCondition): void {
+    // A stream silent for its idle time is reopened with a TIMEOUT: no failure of the device.
+    const silenceReopen = condition.state === 'reconnecting' && condition.code === 'TIMEOUT';
+    this.changesStreaming(condition.state === 'streaming', silenceReopen);
+  }
+
+  /**
+   * The same as a yes or no: `silenceReopen` when it stopped streaming only to be reopened after a
+   * silence (not a failure).
+   */
+  changesStreaming(streaming: boolean, silenceReopen = false): void {
+    // A silence counts only when the stream was streaming: a reopen that then fails is a failure.
+    if (!streaming && !(silenceReopen && this.#changesStreaming)) this.#changesBroke = true;
     this.#changesStreaming = streaming;
     if (streaming) this.#changesDownSince = undefined;
     else this.#changesDownSince ??= Date.now();
@@ -70,7 +83,10 @@ export class ResyncSchedule {
         this.#schedule(waitMs);
         return;
       }
-      const steady = !this.#changesBroke && Date.now() - this.#lastReadAt < this.#steadyIntervalMs;
+      const steady =
+        this.#changesStreaming &&
+        !this.#changesBroke &&
+        Date.now() - this.#lastReadAt < this.#steadyIntervalMs;
       // The next interval starts now: whatever the stream does in it decides the next resync.
       this.#changesBroke = !this.#changesStreaming;
       this.#schedule(this.#intervalMs);

@@ -48,7 +48,8 @@ export class DeviceState implements ControlStateCache {
   /** Resources the device refused (404, 409), with its answer: not asked for again by this connection. */
   readonly #refused = new Map<StateGroupName, unknown>();
   readonly #warnings = new OnceSaid();
-  readonly #reads: Readonly<Record<StateGroupName, CoalescedTask>>;
+  /** Each group's read, made when the group is first read: most devices need one or two groups. */
+  readonly #reads = new Map<StateGroupName, CoalescedTask>();
   readonly #audioPoll: AudioPoll;
   #stopFollowing: (() => void) | undefined;
   /** Counts starts and stops: a read begun in an earlier run lands nowhere. */
@@ -67,9 +68,6 @@ export class DeviceState implements ControlStateCache {
       () => this.#resyncInTurn(),
     );
     this.#audioPoll = new AudioPoll(this.audioIntervalMs, () => this.#request('audio'));
-    const reads: Partial<Record<StateGroupName, CoalescedTask>> = {};
-    for (const group of STATE_GROUPS) reads[group] = new CoalescedTask(() => this.#read(group), READ_GAP_MS);
-    this.#reads = reads as Record<StateGroupName, CoalescedTask>;
   }
 
   /** Whether every followed group has been read (or refused) since it was followed. */
@@ -151,7 +149,7 @@ export class DeviceState implements ControlStateCache {
     this.#closed = true;
     this.#followers.clear();
     this.#stop();
-    for (const read of Object.values(this.#reads)) read.close();
+    for (const read of this.#reads.values()) read.close();
   }
 
   #start(): void {
@@ -162,7 +160,7 @@ export class DeviceState implements ControlStateCache {
       apply: (name, data) => this.#apply(name, data),
       resync: () => this.#resync(),
       condition: (condition) => {
-        this.#resyncSchedule.changesStreaming(condition.state === 'streaming');
+        this.#resyncSchedule.changesCondition(condition);
         // A stream that fails to open does not hold the reads back; the resyncs go on without it.
         this.#readsHeld = condition.state === 'connecting';
         const down = condition.state !== 'streaming' && condition.state !== 'connecting';
@@ -182,14 +180,14 @@ export class DeviceState implements ControlStateCache {
     this.#stopFollowing = undefined;
     this.#resyncSchedule.stop();
     this.#audioPoll.need(false);
-    for (const read of Object.values(this.#reads)) read.cancel();
+    for (const read of this.#reads.values()) read.cancel();
     this.#groups.clear();
     this.#unread.clear();
   }
 
   /** Nobody needs the group any more: nothing keeps it current, so nobody gets it. */
   #drop(group: StateGroupName): void {
-    this.#reads[group].cancel();
+    this.#reads.get(group)?.cancel();
     this.#groups.delete(group);
     this.#unread.delete(group);
   }
@@ -219,12 +217,18 @@ export class DeviceState implements ControlStateCache {
     const run = this.#run;
     for (const group of this.#resyncGroups()) {
       if (run !== this.#run) return;
-      if (this.#keeps(group)) await this.#reads[group].request();
+      if (this.#keeps(group)) await this.#readOf(group).request();
     }
   }
 
+  #readOf(group: StateGroupName): CoalescedTask {
+    const read = this.#reads.get(group) ?? new CoalescedTask(() => this.#read(group), READ_GAP_MS);
+    this.#reads.set(group, read);
+    return read;
+  }
+
   #request(group: StateGroupName): void {
-    if (this.#keeps(group)) this.#reads[group].request();
+    if (this.#keeps(group)) this.#readOf(group).request();
   }
 
   async #read(group: StateGroupName): Promise<void> {
@@ -246,7 +250,7 @@ export class DeviceState implements ControlStateCache {
     if (this.#groups.version(group) !== version) {
       // Stored while this read was on its way (an event, the runner), or dropped: this value may be older
       // than what the state holds. A group never read yet is read again, so that its start ends on a read.
-      if (this.#unread.has(group)) this.#reads[group].request();
+      if (this.#unread.has(group)) this.#readOf(group).request();
       return;
     }
     this.#store(group, value, true);

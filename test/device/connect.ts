@@ -5,7 +5,10 @@ import { FilePinStorage } from '../../src/device/pin-storage';
 import type { DeviceSimulator } from '../../src/simulator';
 
 export type ConnectOptions = Partial<
-  Pick<DeviceConnectionOptions, 'owner' | 'stateResyncIntervalMs' | 'stateSteadyResyncIntervalMs'>
+  Pick<
+    DeviceConnectionOptions,
+    'owner' | 'stateResyncIntervalMs' | 'stateSteadyResyncIntervalMs' | 'streamIdleTimeoutMs'
+  >
 > & {
   password: string;
   account?: 'general' | 'admin';

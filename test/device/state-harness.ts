@@ -48,7 +48,7 @@ export function follow(state: DeviceState, groups?: readonly StateGroupName[]): 
 
 type StateOptions = Pick<
   ConnectOptions,
-  'audioIntervalSeconds' | 'stateResyncIntervalMs' | 'stateSteadyResyncIntervalMs'
+  'audioIntervalSeconds' | 'stateResyncIntervalMs' | 'stateSteadyResyncIntervalMs' | 'streamIdleTimeoutMs'
 >;
 
 /**
@@ -66,6 +66,9 @@ export function useStateHarness(simulatorOptions: SimulatorOptions = {}) {
         password: options.password ?? PASSWORD,
         account: options.account ?? 'general',
         audioIntervalSeconds: options.audioIntervalSeconds ?? 0,
+        ...(options.streamIdleTimeoutMs === undefined
+          ? {}
+          : { streamIdleTimeoutMs: options.streamIdleTimeoutMs }),
         ...(options.stateResyncIntervalMs === undefined
           ? {}
           : {

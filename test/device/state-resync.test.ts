@@ -68,6 +68,37 @@ describe('device/state-resync: the timed resync stretched while the change strea
     should(reads).eql([1, 3]);
   });
 
+  /** A silent change stream reopened after `downMs`; its return reads everything (the device state does that). */
+  async function reopenAfterSilence(downMs = 1000): Promise<void> {
+    schedule.changesStreaming(false, true);
+    await clock.tickAsync(downMs);
+    schedule.changesStreaming(true);
+    schedule.restart();
+  }
+
+  it('stays stretched across the reopen of a silent change stream, counting from its return', async () => {
+    startStreaming();
+    await clock.tickAsync(5 * MINUTE);
+    await reopenAfterSilence();
+    await clock.tickAsync(10 * MINUTE);
+    // 5 minutes and a second of silence later, then ten minutes from the return's full read.
+    should(reads).eql([1, (15 * MINUTE + 1000) / MINUTE]);
+  });
+
+  it('keeps the minute rhythm when the reopen of a silent change stream fails', async () => {
+    startStreaming();
+    await clock.tickAsync(5 * MINUTE);
+    schedule.changesStreaming(false, true);
+    // The reopen fails as well: the stream is down, not silent.
+    schedule.changesStreaming(false, true);
+    await clock.tickAsync(MINUTE / 2);
+    schedule.changesStreaming(true);
+    schedule.restart();
+    const back = Date.now() / MINUTE;
+    await clock.tickAsync(MINUTE);
+    should(reads).eql([1, back + 1]);
+  });
+
   it('never waits longer than the interval itself when the steady interval is shorter', async () => {
     schedule.stop();
     schedule = new ResyncSchedule({ intervalMs: MINUTE, steadyIntervalMs: 1000 }, async () => {

@@ -1,5 +1,5 @@
 import should from 'should';
-import { CHANGE_EVENTS, DEVICE_PATHS } from '../../src/api/protocol';
+import { CHANGE_EVENTS, DEVICE_PATHS, STREAM_PATHS } from '../../src/api/protocol';
 import { GROUP_RESOURCES, RESYNC_GROUPS, STATE_GROUPS } from '../../src/control';
 import { DeviceError } from '../../src/errors';
 import { sampleZones } from '../../src/simulator';
@@ -242,6 +242,27 @@ describe('device/state: the state of one device, read and followed', () => {
     // Steady again: stretched.
     await delay(3500);
     should(layoutReads()).equal(4);
+  });
+
+  it('keeps the stretched resync across the reopen of a silent change stream', async () => {
+    // Ten times this silence, 3 s, and the change stream is reopened; each reopen reads everything.
+    const connection = harness.connect({
+      stateResyncIntervalMs: 2500,
+      stateSteadyResyncIntervalMs: 60_000,
+      streamIdleTimeoutMs: 300,
+    });
+    await harness.followed(connection.state, ['switching']);
+    const opens = () => harness.reads(STREAM_PATHS.changes);
+    await until(() => opens() >= 3, 'two reopens of the silent change stream', 20_000);
+    const lastTime = (path: string) =>
+      Math.max(...harness.sim.requests.filter((request) => request.path === path).map(({ time }) => time));
+    await until(
+      () => lastTime(DEVICE_PATHS.layout) >= lastTime(STREAM_PATHS.changes),
+      'the read after the last reopen',
+      5000,
+    );
+    // A read at each open, and the first timed resync; the interval's rhythm after each reopen would add one.
+    should(layoutReads()).be.belowOrEqual(opens() + 1);
   });
 
   it("reads the groups of the minute's resync one after another, not in a burst of connections", async () => {
