@@ -3,20 +3,20 @@ import type { StreamCondition } from './stream-hub';
 
 /** How often the timed resync reads: at its interval, or stretched while the change stream is steady. */
 export interface ResyncTiming {
-  /** Between two timed resyncs while the change stream is down or has just (re)connected. */
+  /** Between two timed resyncs while the change stream is down or has just failed. */
   intervalMs?: number | undefined;
   /** Between two full reads while the change stream has streamed without a break; never below the interval. */
   steadyIntervalMs?: number | undefined;
 }
 
 /**
- * When the device state reads everything again: a timed resync an interval after the start, the last
- * timed one or the last full read, held back briefly while the change stream has just stopped (its
- * return reads everything). While the change stream has streamed for a whole interval without a break,
- * it already says what a resync would read, so the resync waits the steady interval instead; an
- * interval in which the stream failed or (re)connected after a failure keeps the interval's rhythm. A
- * silent change stream that is only reopened for its silence has not failed: its return's full read
- * keeps the stretched rhythm. The one place that decides the resync's timing.
+ * When the device state reads everything again: a timed resync an interval after the last full read (the
+ * start, the last timed one, or the read at the change stream's return), held back briefly while the change
+ * stream has just stopped (its return reads everything). While the change stream streams without a break,
+ * it already says what a resync would read, so the resync waits the steady interval from the last full
+ * read instead; an interval in which the stream failed, or had not come back, keeps the interval's rhythm.
+ * A first open is no failure, and neither is a silent change stream reopened for its silence: the full
+ * read at its return counts. The one place that decides the resync's timing.
  */
 export class ResyncSchedule {
   readonly #intervalMs: number;
@@ -27,8 +27,8 @@ export class ResyncSchedule {
   /** When the change stream last stopped streaming; undefined while it streams. */
   #changesDownSince: number | undefined;
   #changesStreaming = false;
-  /** The change stream failed (or never streamed) since the last timed resync fell due: not steady. */
-  #changesBroke = true;
+  /** The change stream failed, or was not streaming, since the last timed resync fell due: not steady. */
+  #changesBroke = false;
   #lastReadAt = 0;
   #resyncing = false;
 
@@ -49,23 +49,17 @@ export class ResyncSchedule {
     this.#timer = undefined;
     this.#changesDownSince = undefined;
     this.#changesStreaming = false;
-    this.#changesBroke = true;
+    this.#changesBroke = false;
   }
 
-  /** What the change stream is doing: a resync due just after it stopped waits for its return. */
+  /** What the change stream is doing, as its condition says: a resync due just after it stopped waits for its return. */
   changesCondition(condition: StreamCondition): void {
-    // A stream silent for its idle time is reopened with a TIMEOUT: no failure of the device.
-    const silenceReopen = condition.state === 'reconnecting' && condition.code === 'TIMEOUT';
-    this.changesStreaming(condition.state === 'streaming', silenceReopen);
-  }
-
-  /**
-   * The same as a yes or no: `silenceReopen` when it stopped streaming only to be reopened after a
-   * silence (not a failure).
-   */
-  changesStreaming(streaming: boolean, silenceReopen = false): void {
-    // A silence counts only when the stream was streaming: a reopen that then fails is a failure.
-    if (!streaming && !(silenceReopen && this.#changesStreaming)) this.#changesBroke = true;
+    const streaming = condition.state === 'streaming';
+    // Idle for its whole idle time, a streaming stream is reopened with a TIMEOUT: no failure of the device.
+    const silenceReopen =
+      condition.state === 'reconnecting' && condition.code === 'TIMEOUT' && this.#changesStreaming;
+    if ((condition.state === 'reconnecting' || condition.state === 'auth_failed') && !silenceReopen)
+      this.#changesBroke = true;
     this.#changesStreaming = streaming;
     if (streaming) this.#changesDownSince = undefined;
     else this.#changesDownSince ??= Date.now();
@@ -74,9 +68,8 @@ export class ResyncSchedule {
   #schedule(delayMs: number): void {
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
-      // The change stream has just stopped (a silent one is reopened every 5 minutes, at the same moment
-      // as every fifth minute's resync): its return reads everything, and a read now would be read again
-      // a second later. Should it not come back soon, the resync reads after a short wait.
+      // The change stream has just stopped: its return reads everything, and a read now would be read
+      // again a second later. Should it not come back soon, the resync reads after a short wait.
       const downSince = this.#changesDownSince;
       const waitMs = Math.min(RETURN_WAIT_MS, this.#intervalMs);
       if (downSince !== undefined && Date.now() - downSince < waitMs) {

@@ -1,6 +1,7 @@
 import FakeTimers from '@sinonjs/fake-timers';
 import should from 'should';
 import { ResyncSchedule } from '../../src/device/state-resync';
+import type { StreamCondition } from '../../src/device/stream-hub';
 
 const MINUTE = 60_000;
 
@@ -21,82 +22,81 @@ describe('device/state-resync: the timed resync stretched while the change strea
     clock.uninstall();
   });
 
+  const STREAMING: StreamCondition = { state: 'streaming' };
+  /** The stream broke off: the device ended it, or the network did. */
+  const FAILED: StreamCondition = { state: 'reconnecting', retryInMs: 1000, code: 'UNREACHABLE' };
+  /** Silent for its whole idle time: reopened. */
+  const SILENT: StreamCondition = { state: 'reconnecting', retryInMs: 1000, code: 'TIMEOUT' };
+
   /** The state starts: the change stream opens and everything is read. */
   function startStreaming(): void {
-    schedule.changesStreaming(true);
+    schedule.changesCondition({ state: 'connecting' });
+    schedule.changesCondition(STREAMING);
     schedule.restart();
   }
 
-  it('reads a minute after the stream opened, then every 10 minutes while it streams without a break', async () => {
+  /** The stream comes back after `condition` and `downMs`; its return reads everything (the device state does that). */
+  async function backAfter(condition: StreamCondition, downMs = 1000): Promise<void> {
+    schedule.changesCondition(condition);
+    await clock.tickAsync(downMs);
+    schedule.changesCondition(STREAMING);
+    schedule.restart();
+  }
+
+  it('reads every 10 minutes from the read at the open while the stream streams without a break', async () => {
     startStreaming();
     await clock.tickAsync(25 * MINUTE);
-    should(reads).eql([1, 11, 21]);
+    should(reads).eql([10, 20]);
   });
 
   it('keeps the minute rhythm while the change stream is down', async () => {
-    schedule.changesStreaming(false);
+    schedule.changesCondition(FAILED);
     schedule.restart();
     await clock.tickAsync(5 * MINUTE);
     should(reads).eql([1, 2, 3, 4, 5]);
   });
 
-  it('reads a minute after the stream returns, and is stretched again once it streamed a whole minute', async () => {
+  it('reads a minute after the stream returns from a failure, and is stretched again once it streamed a whole minute', async () => {
     startStreaming();
     await clock.tickAsync(5 * MINUTE);
-    should(reads).eql([1]);
-    schedule.changesStreaming(false);
-    await clock.tickAsync(1000);
-    // The return reads everything (the device state does that), and puts the timed resync off a minute.
-    schedule.changesStreaming(true);
-    schedule.restart();
+    should(reads).eql([]);
+    await backAfter(FAILED);
     const back = Date.now() / MINUTE;
     await clock.tickAsync(15 * MINUTE);
-    should(reads).eql([1, back + 1, back + 11]);
+    should(reads).eql([back + 1, back + 11]);
   });
 
-  it('keeps the minute rhythm for the interval in which the stream stopped, even when it is back by then', async () => {
+  it('keeps the minute rhythm for the interval in which the stream failed, even when it is back by then', async () => {
     startStreaming();
     await clock.tickAsync(2 * MINUTE);
-    should(reads).eql([1]);
-    // A drop and a return inside one interval, whose return read this schedule does not see.
+    // A failure and a return inside one interval, whose return read this schedule does not see.
     await clock.tickAsync(MINUTE / 2);
-    schedule.changesStreaming(false);
-    schedule.changesStreaming(true);
+    schedule.changesCondition(FAILED);
+    schedule.changesCondition(STREAMING);
     await clock.tickAsync(MINUTE / 2);
-    should(reads).eql([1, 3]);
+    should(reads).eql([3]);
     await clock.tickAsync(5 * MINUTE);
-    should(reads).eql([1, 3]);
+    should(reads).eql([3]);
   });
-
-  /** A silent change stream reopened after `downMs`; its return reads everything (the device state does that). */
-  async function reopenAfterSilence(downMs = 1000): Promise<void> {
-    schedule.changesStreaming(false, true);
-    await clock.tickAsync(downMs);
-    schedule.changesStreaming(true);
-    schedule.restart();
-  }
 
   it('stays stretched across the reopen of a silent change stream, counting from its return', async () => {
     startStreaming();
     await clock.tickAsync(5 * MINUTE);
-    await reopenAfterSilence();
+    await backAfter(SILENT);
     await clock.tickAsync(10 * MINUTE);
-    // 5 minutes and a second of silence later, then ten minutes from the return's full read.
-    should(reads).eql([1, (15 * MINUTE + 1000) / MINUTE]);
+    // Ten minutes from the return's full read, 5 minutes and a second after the start.
+    should(reads).eql([(15 * MINUTE + 1000) / MINUTE]);
   });
 
   it('keeps the minute rhythm when the reopen of a silent change stream fails', async () => {
     startStreaming();
     await clock.tickAsync(5 * MINUTE);
-    schedule.changesStreaming(false, true);
-    // The reopen fails as well: the stream is down, not silent.
-    schedule.changesStreaming(false, true);
-    await clock.tickAsync(MINUTE / 2);
-    schedule.changesStreaming(true);
-    schedule.restart();
+    schedule.changesCondition(SILENT);
+    // The reopen times out as well: the stream is down, not silent.
+    await backAfter(SILENT, MINUTE / 2);
     const back = Date.now() / MINUTE;
     await clock.tickAsync(MINUTE);
-    should(reads).eql([1, back + 1]);
+    should(reads).eql([back + 1]);
   });
 
   it('never waits longer than the interval itself when the steady interval is shorter', async () => {

@@ -228,20 +228,23 @@ describe('device/state: the state of one device, read and followed', () => {
   });
 
   it('stretches the timed resync while the change stream streams without a break', async () => {
-    // The interval in which the stream opened keeps the rhythm: one timed resync.
-    await afterFirstTimedResync(400, 60_000);
-    // At the interval's rhythm this would be four or five more.
+    const connection = harness.connect({ stateResyncIntervalMs: 400, stateSteadyResyncIntervalMs: 60_000 });
+    await harness.followed(connection.state, ['switching']);
+    // At the interval's rhythm this would be four or five more than the read at the open.
     await delay(2000);
-    should(layoutReads()).equal(2);
+    should(layoutReads()).equal(1);
   });
 
-  it('keeps the interval rhythm for the interval after the change stream reconnects', async () => {
-    await afterFirstTimedResync(1500, 60_000);
-    await afterReturn();
-    await until(() => layoutReads() === 4, 'the timed resync an interval after the return', 5000);
+  it('keeps the interval rhythm for the interval after the change stream fails and returns', async () => {
+    const connection = harness.connect({ stateResyncIntervalMs: 1500, stateSteadyResyncIntervalMs: 60_000 });
+    await harness.followed(connection.state, ['switching']);
+    await delay(1100);
+    harness.sim.dropStreams();
+    await until(() => layoutReads() === 2, 'the read after the change stream returned', 5000);
+    await until(() => layoutReads() === 3, 'the timed resync an interval after the return', 5000);
     // Steady again: stretched.
     await delay(3500);
-    should(layoutReads()).equal(4);
+    should(layoutReads()).equal(3);
   });
 
   it('keeps the stretched resync across the reopen of a silent change stream', async () => {
@@ -261,8 +264,8 @@ describe('device/state: the state of one device, read and followed', () => {
       'the read after the last reopen',
       5000,
     );
-    // A read at each open, and the first timed resync; the interval's rhythm after each reopen would add one.
-    should(layoutReads()).be.belowOrEqual(opens() + 1);
+    // A read at each open; the interval's rhythm would add one after each.
+    should(layoutReads()).equal(opens());
   });
 
   it("reads the groups of the minute's resync one after another, not in a burst of connections", async () => {
