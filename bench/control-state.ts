@@ -1,5 +1,5 @@
 /**
- * Device control and state (issue 19): how fast a write shows up as state, what following many devices'
+ * Device control and state: how fast a write shows up as state, what following many devices'
  * state costs one Node-RED, and what the same use costs as a hand-written request flow.
  *
  * 1. Latency. A simulator and Node-RED in this process (one clock), one device config node (default

@@ -1,5 +1,5 @@
 /**
- * Many rooms in one Node-RED (issue 20, item 2): N device config nodes (pinned TLS), each with an active
+ * Many rooms in one Node-RED: N device config nodes (pinned TLS), each with an active
  * zone node (the node's defaults: zone type Switching, hold 1000 ms, release 5000 ms) wired to nothing,
  * in one Node-RED 4.1 child process, against N simulators in child processes of their own (50 each) whose
  * talkers walk between the zones and send a soundLocation reading every 200 ms.

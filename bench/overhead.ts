@@ -46,7 +46,7 @@ const CLIENT_BURST = 30;
 /** The simulator's limit per client and minute; both raw sides share the client id `bench-raw`. */
 const DEVICE_LIMIT_PER_MINUTE = 600;
 const GOAL = 1.2;
-/** Issue 12: a read through the package at most this much of a raw read from a function node. */
+/** The goal: a read through the package at most this much of a raw read from a function node. */
 const IN_NODE_RED_GOAL = 1.1;
 const SINK = 'overhead-sink';
 /** A bench-only node (bench/lib/nodes/bench-raw-read.js) that does the raw read and sends the zones. */

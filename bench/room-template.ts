@@ -1,5 +1,5 @@
 /**
- * What a room built from example 9's template costs (issue 20): N instances of the "conference room"
+ * What a room built from example 9's template costs: N instances of the "conference room"
  * subflow of `examples/09 Many rooms.json`, as users deploy them (each with its own device config node
  * and its own MQTT broker config node; room zones, active zone, device state, Status, Catch, the "room
  * topics" function and an mqtt out node), in one Node-RED 4.1 child process, against simulators in child

@@ -1,5 +1,5 @@
 /**
- * The Rooms page of examples/09 in Dashboard 2.0, as a user opens it (issue 20, item 4: one glance tells
+ * The Rooms page of examples/09 in Dashboard 2.0, as a user opens it (one glance tells
  * which rooms are offline, muted or unauthorized; offline, from the broker's last will, is
  * test/rooms/two-instances.test.ts): a real Node-RED with this package and the dashboard,
  * an MQTT broker (aedes), the example's three rooms each pointed at a device simulator of its own, and a

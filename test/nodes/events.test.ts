@@ -83,7 +83,7 @@ describe('device events node (conference-audio-events)', () => {
       topic: 'room/ledStateUpdated',
     });
     should(out.messages[1]?.event).equal('/api/v1/room/layout');
-    // The path's leading slash makes no empty topic level (issue 21 item 13).
+    // The path's leading slash makes no empty topic level.
     should(out.messages[1]?.topic).equal('room/api/v1/room/layout');
     should(((out.messages[1]?.payload ?? {}) as { zones?: unknown }).zones).eql([]);
   });

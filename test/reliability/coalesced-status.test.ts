@@ -6,7 +6,7 @@ import {
   type StatusLike,
 } from '../../src/nodes/status/coalesced-status';
 
-describe('coalesced node status (issue 21: a status storm fills the editor queue)', () => {
+describe('coalesced node status (a status storm must not fill the editor queue)', () => {
   let clock: ReturnType<typeof FakeTimers.install>;
   let shown: StatusLike[];
   let status: CoalescedStatus<StatusLike>;

@@ -1,6 +1,6 @@
 /**
  * Many devices deployed at once in a real Node-RED, each against a simulator of its own: their logins
- * take turns at the pace settings.js gives (issue 20: 1,000 devices must not all log in in the same
+ * take turns at the pace settings.js gives (1,000 devices must not all log in in the same
  * second after a deploy or a restart), and every device still gets its first read.
  */
 import should from 'should';

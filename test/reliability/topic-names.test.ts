@@ -2,7 +2,7 @@ import should from 'should';
 import { MAX_NAME_LENGTH, safeTopicName, topicNameGuard } from '../../src/nodes/messages/topic';
 import { RepeatGate } from '../../src/timing/repeat-gate';
 
-describe('device names in topics (issue 21: names from the device break an MQTT broker)', () => {
+describe('device names in topics (names from the device must not break an MQTT broker)', () => {
   it('strips control characters, NUL and lone surrogates, and replaces the wildcards', () => {
     should(safeTopicName('a\u0001b\u0000c\u009f#+\ud800d')).eql({ name: 'abc__d', changed: true });
   });
@@ -38,7 +38,7 @@ describe('device names in topics (issue 21: names from the device break an MQTT 
   });
 });
 
-describe('repeated error events (issue 21: a flood of the muted error)', () => {
+describe('repeated error events (a flood of the muted error)', () => {
   it('passes one event of a kind a second, each kind on its own', () => {
     const gate = new RepeatGate();
     should(gate.admit('error (soundLocation)', 0)).be.true();

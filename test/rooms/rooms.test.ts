@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 1: twenty rooms from the one "conference room" template of examples/09, each against
+ * Twenty rooms from the one "conference room" template of examples/09, each against
  * its own simulator, in one real Node-RED, publishing to one broker.
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 3: the rooms split over two real Node-RED processes sharing one broker. Each room's own
+ * The rooms split over two real Node-RED processes sharing one broker. Each room's own
  * broker connection carries a close message and a last will on its `<site>/status/<room>`, so a room
  * whose Node-RED stops or dies reads "offline" while the rooms of the other instance stay as they are.
  */
