@@ -46,6 +46,12 @@ export const READING_INTERVAL_MS = 200;
  */
 export const MIN_RELEASE_MS = 2.5 * READING_INTERVAL_MS;
 
+/**
+ * The timing a follower of the talker uses when its user sets none: a second in a new zone before it counts,
+ * five seconds without the talker before the zone is let go.
+ */
+export const DEFAULT_ACTIVE_ZONE_TIMING: Readonly<ActiveZoneTiming> = { holdMs: 1000, releaseMs: 5000 };
+
 /** Whether `zone` counts for a tracker of `zoneType` (`any`, or one of its types, case aside). */
 export function hasZoneType(zone: Zone, zoneType: string): boolean {
   const wanted = zoneType.toLowerCase();

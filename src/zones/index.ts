@@ -4,6 +4,7 @@ export {
   type ActiveZoneTiming,
   ActiveZoneTracker,
   ANY_ZONE_TYPE,
+  DEFAULT_ACTIVE_ZONE_TIMING,
   hasZoneType,
   MIN_RELEASE_MS,
   READING_INTERVAL_MS,

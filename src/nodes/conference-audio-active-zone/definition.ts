@@ -4,7 +4,7 @@
  * camera switching timing.
  */
 import { MAX_DELAY_MS } from '../../api/settings-rules';
-import { ANY_ZONE_TYPE } from '../../zones/active-zone';
+import { ANY_ZONE_TYPE, DEFAULT_ACTIVE_ZONE_TIMING } from '../../zones/active-zone';
 import { palette } from '../palette';
 import { readNonNegative, type Setting } from '../settings/node-settings';
 
@@ -24,8 +24,8 @@ export const ACTIVE_ZONE_DEFAULTS = {
   /** The zone type the device's camera switching uses. */
   zoneType: 'Switching',
   timing: 'node' satisfies Timing,
-  holdMs: 1000,
-  releaseMs: 5000,
+  holdMs: DEFAULT_ACTIVE_ZONE_TIMING.holdMs,
+  releaseMs: DEFAULT_ACTIVE_ZONE_TIMING.releaseMs,
 } as const;
 
 /** The zone types offered in the dialog (`any`: every zone); any other text is allowed (the device names its types). */

@@ -13,7 +13,7 @@ import { DeviceError, isDeviceError } from '../../errors';
 import { readRoomZones, renderZoneMap, ZONE_MAP_WORDS, type ZoneMapWords } from '../../zones';
 import type { ZoneReadResult } from '../../zones/types';
 import { findDevice } from '../glue/device';
-import { UNCHANGED_PASSWORD } from './definition';
+import { UNCHANGED_PASSWORD } from '../settings/node-settings';
 
 export const ADMIN_PERMISSION = 'conference-audio-device.write';
 

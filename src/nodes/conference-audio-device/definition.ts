@@ -1,15 +1,12 @@
 /**
  * The device config node's facts beyond its settings rules (src/api/settings-rules.ts holds the defaults,
- * the choices and the check of every property): what the editor sends for an untouched password and what
- * an imported node without some properties gets. Imported by the runtime and by the editor.
+ * the choices and the check of every property): what an imported node without some properties gets.
+ * Imported by the runtime and by the editor.
  */
 import { type Checked, checkAudioInterval, DEVICE_DEFAULTS } from '../../api/settings-rules';
 import { DEVICE_TYPE } from '../texts/catalogue';
 
 export const TYPE = DEVICE_TYPE;
-
-/** What the editor sends for a password field the user did not change (Node-RED's own marker). */
-export const UNCHANGED_PASSWORD = '__PWRD__';
 
 /**
  * A config node imported (or loaded) without these properties works with the runtime's defaults; the

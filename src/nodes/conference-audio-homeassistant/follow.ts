@@ -6,9 +6,8 @@
 import type { StateGroupName, StateGroups } from '../../control';
 import { ActiveZoneFollower } from '../../device/active-zone-follower';
 import type { DeviceConnection } from '../../device/connection';
-import { ANY_ZONE_TYPE } from '../../zones';
+import { ANY_ZONE_TYPE, DEFAULT_ACTIVE_ZONE_TIMING } from '../../zones';
 import type { ZoneWithGeometry } from '../../zones/types';
-import { ACTIVE_ZONE_DEFAULTS } from '../conference-audio-active-zone/definition';
 
 /** The groups the entities are made from; the layout and the network are not needed. */
 export const FOLLOWED_GROUPS: readonly StateGroupName[] = [
@@ -53,11 +52,7 @@ export function followDevice(
   const labelOf = (zone: ZoneWithGeometry | null) =>
     zone === null ? null : zone.label !== '' ? zone.label : zone.id;
   const follower = new ActiveZoneFollower(
-    {
-      zoneType: ANY_ZONE_TYPE,
-      holdMs: ACTIVE_ZONE_DEFAULTS.holdMs,
-      releaseMs: ACTIVE_ZONE_DEFAULTS.releaseMs,
-    },
+    { zoneType: ANY_ZONE_TYPE, ...DEFAULT_ACTIVE_ZONE_TIMING },
     {
       onChange: (change) => {
         if (hasZones) feed.activeZone(labelOf(change.zone));

@@ -1,5 +1,4 @@
 import { DEVICE_PROPERTIES, MAX_TIMER_SECONDS } from '../../api/settings-rules';
-import { UNCHANGED_PASSWORD } from '../conference-audio-device/definition';
 import { fillChoices } from '../editor-choices';
 import {
   type AnsweredError,
@@ -12,6 +11,7 @@ import {
   validator,
   whileWaiting,
 } from '../editor-common';
+import { UNCHANGED_PASSWORD } from '../settings/node-settings';
 import {
   isInterval,
   MIN_INTERVAL_SETTING,

@@ -6,6 +6,9 @@
  */
 import { decimalNumber } from '../../api/settings-rules';
 
+/** What the editor sends for a password field the user did not change (Node-RED's own marker). */
+export const UNCHANGED_PASSWORD = '__PWRD__';
+
 export type Setting<T> = { ok: true; value: T } | { ok: false; fallback: T; reason: string };
 
 /** The setting's value; else, after `warn` with the reason, the fallback the node keeps instead. */
