@@ -183,16 +183,15 @@ describe('device/state: the state of one device, read and followed', () => {
 
   const layoutReads = () => harness.reads(DEVICE_PATHS.layout);
 
-  /**
-   * A connection whose state follows the layout alone, once its first timed resync has read it; the
-   * resync is not stretched unless `steadyIntervalMs` says so.
-   */
-  async function afterFirstTimedResync(intervalMs: number, steadyIntervalMs = intervalMs): Promise<void> {
-    const connection = harness.connect({
-      stateResyncIntervalMs: intervalMs,
-      stateSteadyResyncIntervalMs: steadyIntervalMs,
-    });
+  /** A connection whose state follows the layout alone, once the read at the change stream's open is done. */
+  async function followingLayout(options: Parameters<typeof harness.connect>[0]): Promise<void> {
+    const connection = harness.connect(options);
     await harness.followed(connection.state, ['switching']);
+  }
+
+  /** Following the layout, once the first timed resync has read it; the resync is not stretched. */
+  async function afterFirstTimedResync(intervalMs: number): Promise<void> {
+    await followingLayout({ stateResyncIntervalMs: intervalMs, stateSteadyResyncIntervalMs: intervalMs });
     await until(() => layoutReads() === 2, 'the first timed resync', intervalMs + 3000);
   }
 
@@ -200,9 +199,10 @@ describe('device/state: the state of one device, read and followed', () => {
   async function afterReturn(): Promise<void> {
     // Past that gap, so that the return's read is not held back.
     await delay(1100);
+    const before = layoutReads();
     harness.sim.dropStreams();
     // The stream returns within a second (its first reconnect waits half to all of one).
-    await until(() => layoutReads() === 3, 'the read after the change stream returned', 5000);
+    await until(() => layoutReads() === before + 1, 'the read after the change stream returned', 5000);
   }
 
   it('puts the timed resync off by a whole interval after the change stream returns and everything is read', async () => {
@@ -228,19 +228,16 @@ describe('device/state: the state of one device, read and followed', () => {
   });
 
   it('stretches the timed resync while the change stream streams without a break', async () => {
-    const connection = harness.connect({ stateResyncIntervalMs: 400, stateSteadyResyncIntervalMs: 60_000 });
-    await harness.followed(connection.state, ['switching']);
+    await followingLayout({ stateResyncIntervalMs: 400, stateSteadyResyncIntervalMs: 60_000 });
     // At the interval's rhythm this would be four or five more than the read at the open.
     await delay(2000);
     should(layoutReads()).equal(1);
   });
 
   it('keeps the interval rhythm for the interval after the change stream fails and returns', async () => {
-    const connection = harness.connect({ stateResyncIntervalMs: 1500, stateSteadyResyncIntervalMs: 60_000 });
-    await harness.followed(connection.state, ['switching']);
-    await delay(1100);
-    harness.sim.dropStreams();
-    await until(() => layoutReads() === 2, 'the read after the change stream returned', 5000);
+    await followingLayout({ stateResyncIntervalMs: 1500, stateSteadyResyncIntervalMs: 60_000 });
+    await afterReturn();
+    should(layoutReads()).equal(2);
     await until(() => layoutReads() === 3, 'the timed resync an interval after the return', 5000);
     // Steady again: stretched.
     await delay(3500);
@@ -249,12 +246,11 @@ describe('device/state: the state of one device, read and followed', () => {
 
   it('keeps the stretched resync across the reopen of a silent change stream', async () => {
     // Ten times this silence, 3 s, and the change stream is reopened; each reopen reads everything.
-    const connection = harness.connect({
+    await followingLayout({
       stateResyncIntervalMs: 2500,
       stateSteadyResyncIntervalMs: 60_000,
       streamIdleTimeoutMs: 300,
     });
-    await harness.followed(connection.state, ['switching']);
     const opens = () => harness.reads(STREAM_PATHS.changes);
     await until(() => opens() >= 3, 'two reopens of the silent change stream', 20_000);
     const lastTime = (path: string) =>
