@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { inspect } from 'node:util';
 import type { DeviceError } from '../errors';
+import type { CallerSignal } from './abort';
 import { type Answer, assertEventStream, encodeBody, flattenHeaders, isSuccess, parseBody } from './bodies';
 import { streamConnectBudget } from './connect-budget';
 import { deviceMessageFrom } from './device-message';
@@ -172,7 +173,7 @@ export class DeviceClient extends EventEmitter<DeviceClientEvents> implements De
    * and one retry after a 401). The connection, the headers and an error answer's body have a timeout;
    * an event stream's body is the caller's to read and to end through `signal`.
    */
-  async openStream(path: string, options: { signal: AbortSignal }): Promise<StreamResponse> {
+  async openStream(path: string, options: { signal: CallerSignal }): Promise<StreamResponse> {
     try {
       this.#assertOpen();
       const apiPath = validateApiPath(path);

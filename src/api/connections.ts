@@ -1,5 +1,5 @@
-import type { EventEmitter } from 'node:events';
 import { type buildConnector, Client, type Dispatcher, errors } from 'undici';
+import { type CallerSignal, whenAborted } from './abort';
 
 /** At most this many connections carry requests at once; each event stream has one of its own besides. */
 const MAX_REQUEST_CONNECTIONS = 4;
@@ -20,24 +20,8 @@ interface WaitingRequest {
   fail: (error: Error) => void;
 }
 
-/**
- * Calls `listener` once when `signal` aborts (at once when it has); answers what stops listening. undici
- * takes an AbortSignal or an EventEmitter that emits `abort` (src/api/transport.ts passes the latter).
- */
-function whenAborted(signal: Dispatcher.RequestOptions['signal'], listener: () => void): () => void {
-  if (signal === null || signal === undefined) return () => undefined;
-  if ((signal as { aborted?: unknown }).aborted === true) {
-    listener();
-    return () => undefined;
-  }
-  if (signal instanceof AbortSignal) {
-    signal.addEventListener('abort', listener, { once: true });
-    return () => signal.removeEventListener('abort', listener);
-  }
-  const emitter = signal as EventEmitter;
-  emitter.once('abort', listener);
-  return () => emitter.off('abort', listener);
-}
+/** undici's request options, with a signal of the kinds the package hands in. */
+export type DeviceRequestOptions = Dispatcher.RequestOptions & { signal?: CallerSignal | undefined };
 
 export interface DeviceConnectionsOptions {
   connect: buildConnector.connector | Partial<buildConnector.BuildOptions>;
@@ -69,7 +53,7 @@ export class DeviceConnections {
   }
 
   /** One request on a request connection (see the class); it counts as busy until its body is done. */
-  request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+  request(options: DeviceRequestOptions): Promise<Dispatcher.ResponseData> {
     // Those already waiting come first.
     if (this.#waiting.length === 0) {
       const free = this.#free();

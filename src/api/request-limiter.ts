@@ -2,14 +2,15 @@ import { performance } from 'node:perf_hooks';
 import { DeviceError } from '../errors';
 import { SlidingWindow } from '../timing/sliding-window';
 import { TokenBucket } from '../timing/token-bucket';
+import { type CallerSignal, whenAborted } from './abort';
 import { clientClosedError } from './errors';
 import { MAX_TIMER_MS } from './settings-rules';
 
 interface Waiter {
   resolve: () => void;
   reject: (error: DeviceError) => void;
-  signal?: AbortSignal;
-  onAbort?: () => void;
+  /** Stops hearing the caller's signal. */
+  stopListening?: () => void;
 }
 
 /**
@@ -51,23 +52,21 @@ export class RequestLimiter {
   }
 
   /** Resolves when one more request may go to the device; counts it as sent. */
-  acquire(signal?: AbortSignal): Promise<void> {
+  acquire(signal?: CallerSignal): Promise<void> {
     if (this.#closed) return Promise.reject(clientClosedError());
     if (signal?.aborted) return Promise.reject(abortedError());
     if (this.tryAcquire()) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const waiter: Waiter = { resolve, reject };
+      this.#waiters.push(waiter);
       if (signal !== undefined) {
-        waiter.signal = signal;
-        waiter.onAbort = () => {
+        waiter.stopListening = whenAborted(signal, () => {
           const index = this.#waiters.indexOf(waiter);
           if (index >= 0) this.#waiters.splice(index, 1);
           reject(abortedError());
           this.#schedule();
-        };
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
+        });
       }
-      this.#waiters.push(waiter);
       this.#schedule();
     });
   }
@@ -88,9 +87,7 @@ export class RequestLimiter {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     for (const waiter of this.#waiters.splice(0)) {
-      if (waiter.signal !== undefined && waiter.onAbort !== undefined) {
-        waiter.signal.removeEventListener('abort', waiter.onAbort);
-      }
+      waiter.stopListening?.();
       waiter.reject(clientClosedError());
     }
   }
@@ -129,9 +126,7 @@ export class RequestLimiter {
       }
       const waiter = this.#waiters.shift();
       if (waiter === undefined) return;
-      if (waiter.signal !== undefined && waiter.onAbort !== undefined) {
-        waiter.signal.removeEventListener('abort', waiter.onAbort);
-      }
+      waiter.stopListening?.();
       this.#take();
       waiter.resolve();
     }

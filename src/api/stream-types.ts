@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { DeviceError } from '../errors';
+import type { CallerSignal } from './abort';
 
 /** What an event stream emits and takes: its events, states and options, without the stream itself. */
 
@@ -44,7 +45,7 @@ export interface StreamResponse {
 
 /** What an EventStream needs of the client: open the path once, and ask leave for a new connection. */
 export interface StreamSource {
-  open(signal: AbortSignal): Promise<StreamResponse>;
+  open(signal: CallerSignal): Promise<StreamResponse>;
   /** 0 when a connection may be opened now (and counts it), else how long to wait. */
   reserveConnect(): number;
 }

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { DeviceError } from '../errors';
 import { backoffDelay, withJitter } from '../timing/backoff';
+import { RequestAbort } from './abort';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './bodies';
 import { STEADY_EVENT_STREAMS } from './protocol';
 import { positive } from './settings';
@@ -59,7 +60,7 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
   #started = false;
   #closed = false;
   #failures = 0;
-  #connection: AbortController | undefined;
+  #connection: RequestAbort | undefined;
   #wake: (() => void) | undefined;
   #running: Promise<void> | undefined;
 
@@ -135,11 +136,11 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
 
   /** One connection from open to end; resolves with what ended it. */
   async #connectAndRead(): Promise<DeviceError> {
-    const connection = new AbortController();
+    const connection = new RequestAbort();
     this.#connection = connection;
     if (this.#state !== 'reconnecting' && this.#state !== 'auth_failed') this.#setState('connecting', {});
     try {
-      const response = await this.#source.open(connection.signal);
+      const response = await this.#source.open(connection);
       if (this.#closed) return new DeviceError('CLOSED', 'The event stream was closed');
       this.#setState('streaming', {});
       return await this.#read(response, connection);
@@ -157,7 +158,7 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
    * than through the body's async iterator: that costs a promise, a microtask and a `nextTick` per chunk,
    * which is most of what a reading costs on a fleet of devices (bench/README.md, many-rooms).
    */
-  #read(response: StreamResponse, connection: AbortController): Promise<DeviceError> {
+  #read(response: StreamResponse, connection: RequestAbort): Promise<DeviceError> {
     const { body } = response;
     let idle = false;
     // Life is noted as a time, and the timer looks at it when it fires: moving a timer for every event of

@@ -1,6 +1,6 @@
-import { EventEmitter } from 'node:events';
 import type { buildConnector, Dispatcher } from 'undici';
 import { DeviceError } from '../errors';
+import { type CallerSignal, RequestAbort } from './abort';
 import { type Answer, decodeBody, discard, flattenHeaders, MAX_RESPONSE_BYTES } from './bodies';
 import { DeviceConnections } from './connections';
 import { clientClosedError, errorFromTransport, safeCause } from './errors';
@@ -8,20 +8,6 @@ import { redact } from './redact';
 import { timeoutText } from './settings-rules';
 import { createPinningConnector, unverifiedSecureContext } from './tls';
 import type { HttpMethod, TlsOptions } from './types';
-
-/**
- * Aborts one request. undici takes an EventEmitter as `signal`; adding and removing its listener costs a
- * fraction of an AbortSignal's (an EventTarget), which bench/overhead.ts showed on every read.
- */
-class RequestAbort extends EventEmitter<{ abort: [] }> {
-  aborted = false;
-
-  abort(): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.emit('abort');
-  }
-}
 
 function ignoreFailure(call: () => void): void {
   try {
@@ -151,7 +137,7 @@ export class DeviceTransport {
   async openStream(
     path: string,
     headers: Record<string, string>,
-    signal: AbortSignal,
+    signal: CallerSignal,
   ): Promise<Dispatcher.ResponseData> {
     this.#assertOpen();
     try {
@@ -247,7 +233,7 @@ export class DeviceTransport {
     return decodeBody(Buffer.concat(chunks), headers['content-encoding'], method, path, response.statusCode);
   }
 
-  #failure(error: unknown, timedOut: boolean, callerSignal: AbortSignal | undefined): DeviceError {
+  #failure(error: unknown, timedOut: boolean, callerSignal: CallerSignal | undefined): DeviceError {
     if (this.#closed) {
       return new DeviceError('CLOSED', 'The device client was closed while the request was running');
     }

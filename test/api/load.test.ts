@@ -1,6 +1,7 @@
 import FakeTimers from '@sinonjs/fake-timers';
 import should from 'should';
 import type { ConnectionState } from '../../src/api';
+import { RequestAbort } from '../../src/api/abort';
 import { RequestLimiter } from '../../src/api/request-limiter';
 import { delay, until } from '../support/wait';
 import { isSettled, useHarness } from './helpers';
@@ -105,6 +106,24 @@ describe('api/client: client-side request ceiling', () => {
     limiter.close();
     await should(second).be.rejectedWith({ code: 'CLOSED' });
   });
+
+  for (const [kind, makeAbort] of [
+    ['an AbortSignal', () => new AbortController()],
+    ["the package's RequestAbort", () => new RequestAbort()],
+  ] as const) {
+    it(`takes a held-back caller out of the queue when ${kind} aborts, and keeps the others waiting`, async () => {
+      const limiter = new RequestLimiter(2, 60_000);
+      await limiter.acquire();
+      const abort = makeAbort();
+      const second = limiter.acquire(abort instanceof AbortController ? abort.signal : abort);
+      const third = limiter.acquire();
+      abort.abort();
+      await should(second).be.rejectedWith({ code: 'CLOSED' });
+      should(limiter.waiting).equal(1);
+      limiter.close();
+      await should(third).be.rejectedWith({ code: 'CLOSED' });
+    });
+  }
 });
 
 describe('api/limiter: pacing (simulated time)', () => {
