@@ -230,7 +230,7 @@ async function measureWindow(
       change((each) => each.atMs).map((ms, index) => ((eventsPerDevice[index] as number) * 1000) / ms),
     ),
     eventsPerDevice,
-    // The data streams: the change stream, silent here, is reopened every 5 minutes by design (its reads
+    // The data streams: the change stream, silent here, is reopened every 9 minutes by design (its reads
     // show in the requests).
     reconnected: change((each) => each.requestsByPath[DEVICE_PATHS.data] ?? 0).filter((count) => count > 0)
       .length,

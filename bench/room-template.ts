@@ -40,7 +40,7 @@ import {
 import { envNumber, envSizes, machineLine } from './lib/table';
 
 const SIZES = envSizes('TEMPLATE_SIZES', '50,200');
-/** 60 s: the device state is read again once a minute and the zones every 5 minutes (see many-rooms). */
+/** 60 s: the device state is read again once a minute and the zones every 9 minutes (see many-rooms). */
 const WINDOW_SECONDS = envNumber('TEMPLATE_WINDOW_SECONDS', 60);
 const SETTLE_SECONDS = envNumber('TEMPLATE_SETTLE_SECONDS', 10);
 const WARMUP_SECONDS = envNumber('TEMPLATE_WARMUP_SECONDS', 10);

@@ -11,9 +11,11 @@ import { DeviceZones } from './zones';
 
 /**
  * The change stream is silent until something changes, so silence there says little: it counts as dead only
- * after this many times the data stream's idle timeout (which the reference driver's 300 s matches).
+ * after this many times the data stream's idle timeout, 9 minutes at the defaults, so that in a quiet room
+ * the read at its reopen comes just before the state's stretched resync (10 minutes) and stands for it. A
+ * connection lost meanwhile is found by TCP: undici probes every idle socket after a minute (docs/device-api.md).
  */
-export const CHANGE_STREAM_IDLE_FACTOR = 10;
+export const CHANGE_STREAM_IDLE_FACTOR = 18;
 
 export interface DeviceConnectionOptions {
   /** Whose connection this is (a config node's id): the key of its first-use pin. */
@@ -22,7 +24,7 @@ export interface DeviceConnectionOptions {
   password: string;
   /** Where a certificate trusted on first use is kept, so that a redeploy or a restart still knows it. */
   pins: PinStorage;
-  /** Silence after which the data stream counts as dead; the change stream waits ten times as long. */
+  /** Silence after which the data stream counts as dead; the change stream waits 18 times as long. */
   streamIdleTimeoutMs: number;
   /** Between two full reads of the device state: once a minute unless settings.js (or a test) says otherwise. */
   stateResyncIntervalMs?: number;
@@ -103,7 +105,7 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
     this.#streams = new StreamHub((path) =>
       this.client.eventStream(path, {
         // The data stream carries metrics every 5 s; the change stream is silent until something changes,
-        // so silence there says little: it is reopened (and the zones read again) only after ten times as long.
+        // so silence there says little: it is reopened (and the zones read again) only after 18 times as long.
         idleTimeoutMs:
           path === STREAM_PATHS.changes ? idleTimeoutMs * CHANGE_STREAM_IDLE_FACTOR : idleTimeoutMs,
       }),

@@ -1,5 +1,7 @@
 import FakeTimers from '@sinonjs/fake-timers';
 import should from 'should';
+import { STREAM_DEFAULTS } from '../../src/api/streams';
+import { CHANGE_STREAM_IDLE_FACTOR } from '../../src/device/connection';
 import { ResyncSchedule } from '../../src/device/state-resync';
 import type { StreamCondition } from '../../src/device/stream-hub';
 
@@ -86,6 +88,20 @@ describe('device/state-resync: the timed resync stretched while the change strea
     await clock.tickAsync(10 * MINUTE);
     // Ten minutes from the return's full read, 5 minutes and a second after the start.
     should(reads).eql([(15 * MINUTE + 1000) / MINUTE]);
+  });
+
+  it("reads nothing of its own in a quiet room at the defaults: the silent change stream's reopen reads first", async () => {
+    schedule.stop();
+    schedule = new ResyncSchedule({}, async () => {
+      reads.push(Date.now() / MINUTE);
+    });
+    startStreaming();
+    const silenceMs = STREAM_DEFAULTS.idleTimeoutMs * CHANGE_STREAM_IDLE_FACTOR;
+    for (let reopen = 0; reopen < 3; reopen++) {
+      await clock.tickAsync(silenceMs);
+      await backAfter(SILENT);
+    }
+    should(reads).eql([]);
   });
 
   it('keeps the minute rhythm when the reopen of a silent change stream fails', async () => {

@@ -245,11 +245,11 @@ describe('device/state: the state of one device, read and followed', () => {
   });
 
   it('keeps the stretched resync across the reopen of a silent change stream', async () => {
-    // Ten times this silence, 3 s, and the change stream is reopened; each reopen reads everything.
+    // 18 times this silence, 2.7 s, and the change stream is reopened; each reopen reads everything.
     await followingLayout({
       stateResyncIntervalMs: 2500,
       stateSteadyResyncIntervalMs: 60_000,
-      streamIdleTimeoutMs: 300,
+      streamIdleTimeoutMs: 150,
     });
     const opens = () => harness.reads(STREAM_PATHS.changes);
     await until(() => opens() >= 3, 'two reopens of the silent change stream', 20_000);
