@@ -61,14 +61,15 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
 
 /** Whether `text` holds more than `limit` of `{` and `[` together, in strings or not. */
 function opensMoreThan(text: string, limit: number): boolean {
+  const braces = occurrencesUpTo(text, '{', limit + 1);
+  return braces > limit || braces + occurrencesUpTo(text, '[', limit + 1 - braces) > limit;
+}
+
+/** How often `char` occurs in `text`, counting no further than `most`. */
+function occurrencesUpTo(text: string, char: string, most: number): number {
   let count = 0;
-  for (const bracket of ['{', '[']) {
-    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
-      count++;
-      if (count > limit) return true;
-    }
-  }
-  return false;
+  for (let at = text.indexOf(char); at !== -1 && count < most; at = text.indexOf(char, at + 1)) count++;
+  return count;
 }
 
 const DECODERS: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer> = {

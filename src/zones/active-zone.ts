@@ -149,9 +149,9 @@ export class ActiveZoneTracker<Z extends Zone = Zone> {
       waiting !== undefined &&
       waiting.zone?.id === zone?.id &&
       reading.at - waiting.lastHeard <= MIN_RELEASE_MS;
-    const candidate = continues
-      ? { ...waiting, lastHeard: reading.at }
-      : { zone, since: reading.at, lastHeard: reading.at };
+    // The wait is the tracker's own: it is moved on in place rather than copied for every reading.
+    const candidate = continues ? waiting : { zone, since: reading.at, lastHeard: reading.at };
+    candidate.lastHeard = reading.at;
     this.#candidate = candidate;
     if (zone !== null && reading.at - candidate.since >= this.#options.holdMs) {
       return this.#change(zone, reading, reading.at);
@@ -195,8 +195,7 @@ export class ActiveZoneTracker<Z extends Zone = Zone> {
    */
   #zoneOf(location: SoundLocation): Z | null | undefined {
     for (const id of location.triggeredZoneIds) {
-      const named = this.#zones.find((zone) => zone.id === id);
-      if (named !== undefined) return named;
+      for (const zone of this.#zones) if (zone.id === id) return zone;
     }
     const point = location.coordinates;
     if (point === undefined) return location.triggeredZoneIds.length > 0 ? null : undefined;

@@ -29,31 +29,43 @@ function finite(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
+/** A zone id in its text form: zone ids are opaque, so a numbered id is read as its text, as the zone readers do. */
+function idText(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
 function zoneIdOf(entry: unknown): string | undefined {
   if (typeof entry !== 'object' || entry === null) return undefined;
   const { id, zoneId } = entry as { id?: unknown; zoneId?: unknown };
-  for (const value of [id, zoneId]) {
-    if (typeof value === 'string' && value !== '') return value;
-    // Zone ids are opaque: a numbered id is read in its text form, as the zone readers do.
-    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return idText(id) ?? idText(zoneId);
+}
+
+/** The ids the device names as triggered. A loop, not map and filter: this runs for every reading. */
+function triggeredIds(triggered: unknown): string[] {
+  const ids: string[] = [];
+  if (!Array.isArray(triggered)) return ids;
+  for (const entry of triggered) {
+    const id = zoneIdOf(entry);
+    if (id !== undefined) ids.push(id);
   }
-  return undefined;
+  return ids;
 }
 
 /** The reading in `data`, or undefined when `data` is not an object at all. */
 export function readSoundLocation(data: unknown): SoundLocation | undefined {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
   const raw = data as Record<string, unknown>;
-  const flags =
-    typeof raw.flags === 'object' && raw.flags !== null ? (raw.flags as Record<string, unknown>) : {};
-  const triggered = Array.isArray(raw.triggeredZones) ? raw.triggeredZones : [];
+  const flags = raw.flags as { voiceDetected?: unknown } | null | undefined;
+  const voiceDetected = typeof flags === 'object' && flags !== null ? flags.voiceDetected : undefined;
   return {
     azimuth: finite(raw.azimuth),
     powerLevel: finite(raw.powerLevel),
     time: typeof raw.time === 'string' ? raw.time : undefined,
     coordinates: isPoint(raw.coordinates) ? { x: raw.coordinates.x, y: raw.coordinates.y } : undefined,
-    triggeredZoneIds: triggered.map(zoneIdOf).filter((id): id is string => id !== undefined),
-    voiceDetected: typeof flags.voiceDetected === 'boolean' ? flags.voiceDetected : undefined,
+    triggeredZoneIds: triggeredIds(raw.triggeredZones),
+    voiceDetected: typeof voiceDetected === 'boolean' ? voiceDetected : undefined,
   };
 }
 

@@ -79,6 +79,16 @@ describe('api/bodies: nesting depth', () => {
     should(nestsDeeperThan(nested(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).be.true();
   });
 
+  it('counts braces and brackets together: objects and arrays nested in turn are as deep as either', () => {
+    const alternating = (depth: number) => {
+      const opens = Array.from({ length: depth }, (_, level) => (level % 2 === 0 ? '{"a":' : '[')).join('');
+      const closes = Array.from({ length: depth }, (_, level) => (level % 2 === 0 ? '}' : ']')).reverse();
+      return `${opens}1${closes.join('')}`;
+    };
+    should(nestsDeeperThan(alternating(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).be.false();
+    should(nestsDeeperThan(alternating(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).be.true();
+  });
+
   it('counts depth, not brackets: many side by side or inside strings are shallow', () => {
     should(nestsDeeperThan(`[${'{},'.repeat(500)}{}]`, MAX_JSON_DEPTH)).be.false();
     should(nestsDeeperThan(`{"text":"${'{['.repeat(500)}"}`, MAX_JSON_DEPTH)).be.false();

@@ -268,6 +268,13 @@ describe('zones/active-zone', () => {
 });
 
 describe('zones/sound-location', () => {
+  it('reads a triggered zone by id or zoneId, a numbered id as its text, and skips entries that name none', () => {
+    const location = readSoundLocation({
+      triggeredZones: [{ id: 'a' }, { zoneId: 7 }, { id: '', zoneId: 'b' }, 'c', null, { label: 'd' }],
+    });
+    should(location?.triggeredZoneIds).eql(['a', '7', 'b']);
+  });
+
   it('reads what it can of a partial reading and nothing of a non-object', () => {
     should(readSoundLocation('text')).be.undefined();
     should(readSoundLocation(null)).be.undefined();
