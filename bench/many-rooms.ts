@@ -9,7 +9,8 @@
  * one core Node-RED used over a window, its heap after a full garbage collection, and the events the
  * simulators wrote in the window (per device: none missing, no reconnect). Size 0 (only the bench's stats
  * tab) is the baseline: per device = (size N - size 0) / N. CPU per event = the window's CPU / events.
- * Goals at 1,000 devices: under 25% of one core, under 64 KiB of heap per device.
+ * Goals at 1,000 devices: at most 1.15x the CPU of the bare reader inside the same Node-RED (below), under
+ * 64 KiB of heap per device.
  *
  * Baseline, after each size: Node-RED lets go of the devices and a process of its own holds the same
  * devices' data streams with undici and eventsource-parser alone (bench/lib/raw-streams-host.ts); its CPU
@@ -31,9 +32,12 @@
  * bare TLS socket, its chunked answer taken apart by hand, with no HTTP library)
  * ROOMS_PROFILE_FILE=/tmp/rooms.cpuprofile (keeps the profile; .heapprofile for heap)
  * ROOMS_STATE_RESYNC_SECONDS=300 (settings.js conferenceAudioDeviceStateResync; give a window as long)
+ * ROOMS_STREAM_IDLE_SECONDS=15 (settings.js conferenceAudioDeviceStreamIdleTimeout: the silent change
+ * stream is reopened after 18 times as long, 270 s, so that a five-minute window holds one reopen per device)
  */
 import { writeFileSync } from 'node:fs';
 import { DEVICE_PATHS } from '../src/api/protocol';
+import { CHANGE_STREAM_IDLE_FACTOR } from '../src/device/connection';
 import { DEFAULT_RESYNC_SECONDS, STEADY_RESYNC_INTERVAL_MS } from '../src/device/state-settings';
 import { ACTIVE_ZONE_DEFAULTS } from '../src/nodes/conference-audio-active-zone/definition';
 import { delay } from '../test/support/wait';
@@ -53,7 +57,14 @@ import { deviceFleet } from './lib/flows';
 import { type BenchNodeRed, cpuShare, type FlowNode, startBenchNodeRed } from './lib/node-red-child';
 import { type ProcCpu, procCpuSeconds } from './lib/proc-cpu';
 import { startRawStreams } from './lib/raw-streams';
-import { type FleetSample, fleetReport, type StartupReading } from './lib/rooms-report';
+import {
+  type FleetSample,
+  fleetReport,
+  GOAL_CPU_RATIO,
+  GOAL_DEVICES,
+  metOrMissed,
+  type StartupReading,
+} from './lib/rooms-report';
 import {
   type HostedSimulator,
   type HostedStats,
@@ -91,6 +102,10 @@ const BARE_READING = bareReading(process.env.ROOMS_BARE_READING ?? 'for-await');
  */
 const STATE_RESYNC_SECONDS = envNumber('ROOMS_STATE_RESYNC_SECONDS', DEFAULT_RESYNC_SECONDS);
 const READING_INTERVAL_MS = 200;
+/** settings.js `conferenceAudioDeviceStreamIdleTimeout` when given; the package's default otherwise. */
+const STREAM_IDLE_SECONDS = process.env.ROOMS_STREAM_IDLE_SECONDS
+  ? envNumber('ROOMS_STREAM_IDLE_SECONDS', 0)
+  : undefined;
 
 const BARE_READING_WORDS: Readonly<Record<BareReading, string>> = {
   'for-await': 'the body read with for await',
@@ -371,12 +386,19 @@ async function measureBareInNodeRed(
 /** The bare reader inside Node-RED beside the same reader alone and the package, per size. */
 function bareInNodeRedReport(samples: readonly FleetSample[], raws: readonly RawSample[]): string {
   const base = samples.find((sample) => sample.size === 0);
+  const goalLines: string[] = [];
   const rows = raws.flatMap((raw) => {
     const bare = raw.inNodeRed;
     if (bare === undefined) return [];
     const sample = samples.find((each) => each.size === raw.size);
     const barePerEvent = perEvent(bare.cpu, bare.events);
     const packagePerEvent = sample === undefined ? Number.NaN : perEvent(sample.cpu, sample.events);
+    const ratio = packagePerEvent / barePerEvent;
+    if (raw.size === GOAL_DEVICES)
+      goalLines.push(
+        `  goal at ${GOAL_DEVICES} devices: at most ${GOAL_CPU_RATIO}x the bare reader inside Node-RED: ` +
+          `${ratio.toFixed(2)}x, ${metOrMissed(ratio <= GOAL_CPU_RATIO)}`,
+      );
     return [
       [
         String(raw.size),
@@ -386,7 +408,7 @@ function bareInNodeRedReport(samples: readonly FleetSample[], raws: readonly Raw
         base === undefined ? '-' : `${((bare.heapUsed - base.heapUsed) / raw.size / 1024).toFixed(0)} KiB`,
         `${barePerEvent.toFixed(1)} µs`,
         `${(barePerEvent / perEvent(raw.cpu, raw.events)).toFixed(2)}x`,
-        `${(packagePerEvent / barePerEvent).toFixed(2)}x`,
+        `${ratio.toFixed(2)}x`,
         String(bare.reconnected),
       ],
     ];
@@ -409,6 +431,7 @@ function bareInNodeRedReport(samples: readonly FleetSample[], raws: readonly Raw
       ],
       rows,
     ),
+    ...goalLines,
   ].join('\n');
 }
 
@@ -516,6 +539,9 @@ export async function run(): Promise<void> {
       benchBarePassword: PASSWORD,
       benchBareReading: BARE_READING,
       conferenceAudioDeviceStateResync: STATE_RESYNC_SECONDS,
+      ...(STREAM_IDLE_SECONDS === undefined
+        ? {}
+        : { conferenceAudioDeviceStreamIdleTimeout: STREAM_IDLE_SECONDS }),
     });
     console.log(
       `many-rooms: one Node-RED child process, N devices each with an active zone node (hold ` +
@@ -524,6 +550,9 @@ export async function run(): Promise<void> {
         `process(es); settle ${SETTLE_SECONDS} s, window ${WINDOW_SECONDS} s; the state read again every ` +
         `${STATE_RESYNC_SECONDS} s, stretched to ${Math.max(STATE_RESYNC_SECONDS, STEADY_RESYNC_INTERVAL_MS / 1000)} s ` +
         'while its change stream streams without a break' +
+        (STREAM_IDLE_SECONDS === undefined
+          ? ''
+          : `; data streams idle after ${STREAM_IDLE_SECONDS} s, silent change streams reopened after ${STREAM_IDLE_SECONDS * CHANGE_STREAM_IDLE_FACTOR} s`) +
         (PROFILE_KIND === undefined ? '' : `, ${PROFILE_KIND} profiler on`),
     );
     if (WINDOW_SECONDS % STATE_RESYNC_SECONDS !== 0)

@@ -46,11 +46,11 @@ export interface FleetSample {
 }
 
 /**
- * The absolute goals at 1,000 devices; a share of a core differs between machines, so the ratio to the
- * bare reader is the goal that compares.
+ * The goals at 1,000 devices. A share of a core differs threefold between machines, so the CPU goal is the
+ * ratio to the bare reader inside the same Node-RED in the same run; the share is reported beside it.
  */
-const GOAL_DEVICES = 1000;
-const GOAL_CPU = 0.25;
+export const GOAL_DEVICES = 1000;
+export const GOAL_CPU_RATIO = 1.15;
 const GOAL_HEAP_PER_DEVICE = 64 * 1024;
 /** Below this share of the simulators' pace, the machine (not Node-RED) set the pace. */
 const PACE_KEPT = 0.95;
@@ -59,7 +59,7 @@ const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-const metOrMissed = (met: boolean) => (met ? 'met' : 'MISSED');
+export const metOrMissed = (met: boolean) => (met ? 'met' : 'MISSED');
 
 function requestCount(sample: FleetSample): number {
   return [...sample.requestsByPath.values()].reduce((sum, count) => sum + count, 0);
@@ -179,9 +179,9 @@ export function fleetReport(samples: readonly FleetSample[], intervalMs: number)
   } else {
     const heap = perDevice(goal, base, (each) => each.heapUsed);
     lines.push(
-      `  goal at ${GOAL_DEVICES} devices: under ${percent(GOAL_CPU)} of one core: ${percent(goal.cpu)}, ` +
-        `${metOrMissed(goal.cpu < GOAL_CPU)}; under ${kib(GOAL_HEAP_PER_DEVICE)} of heap per device: ` +
-        `${kib(heap)}, ${metOrMissed(heap < GOAL_HEAP_PER_DEVICE)}`,
+      `  goal at ${GOAL_DEVICES} devices: under ${kib(GOAL_HEAP_PER_DEVICE)} of heap per device: ` +
+        `${kib(heap)}, ${metOrMissed(heap < GOAL_HEAP_PER_DEVICE)}; ${percent(goal.cpu)} of one core, whose ` +
+        `goal is at most ${GOAL_CPU_RATIO}x the bare reader inside Node-RED (below, unless ROOMS_BASELINE=0)`,
     );
   }
   return lines.join('\n');
