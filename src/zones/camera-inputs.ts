@@ -1,4 +1,5 @@
 import type { Zone } from './types';
+import { zoneIdText } from './zone-id';
 
 /**
  * The camera switcher's map of zones to camera inputs, which the room layout may carry. Firmware and
@@ -28,12 +29,6 @@ function asInput(value: unknown): CameraInput | undefined {
   return undefined;
 }
 
-function asZoneId(value: unknown): string | undefined {
-  if (typeof value === 'string' && value !== '') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return undefined;
-}
-
 function first(entry: JsonObject, keys: readonly string[], read: (value: unknown) => unknown): unknown {
   for (const key of keys) {
     const value = read(entry[key]);
@@ -46,7 +41,7 @@ function readEntries(map: unknown, inputs: Map<string, CameraInput>): void {
   if (Array.isArray(map)) {
     for (const entry of map) {
       if (!isObject(entry)) continue;
-      const zoneId = first(entry, ZONE_KEYS, asZoneId) as string | undefined;
+      const zoneId = first(entry, ZONE_KEYS, zoneIdText) as string | undefined;
       const input = first(entry, INPUT_KEYS, asInput) as CameraInput | undefined;
       if (zoneId !== undefined && input !== undefined && !inputs.has(zoneId)) inputs.set(zoneId, input);
     }

@@ -1,5 +1,6 @@
 import { isPoint } from './geometry';
 import type { Point } from './types';
+import { zoneIdText } from './zone-id';
 
 /**
  * One `soundLocation` event of the data stream, read tolerantly: a field that is missing or of another
@@ -29,17 +30,10 @@ function finite(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-/** A zone id in its text form: zone ids are opaque, so a numbered id is read as its text, as the zone readers do. */
-function idText(value: unknown): string | undefined {
-  if (typeof value === 'string' && value !== '') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return undefined;
-}
-
 function zoneIdOf(entry: unknown): string | undefined {
   if (typeof entry !== 'object' || entry === null) return undefined;
   const { id, zoneId } = entry as { id?: unknown; zoneId?: unknown };
-  return idText(id) ?? idText(zoneId);
+  return zoneIdText(id) ?? zoneIdText(zoneId);
 }
 
 /** The ids the device names as triggered. A loop, not map and filter: this runs for every reading. */
