@@ -34,6 +34,8 @@
  * ROOMS_STATE_RESYNC_SECONDS=300 (settings.js conferenceAudioDeviceStateResync; give a window as long)
  * ROOMS_STREAM_IDLE_SECONDS=15 (settings.js conferenceAudioDeviceStreamIdleTimeout: the silent change
  * stream is reopened after 18 times as long, 270 s, so that a five-minute window holds one reopen per device)
+ * ROOMS_WINDOW_SECONDS=540 at the defaults: the window holds exactly one reopen of each device's silent change
+ * stream (every 9 minutes) and nothing else, as a fleet's steady state does
  */
 import { writeFileSync } from 'node:fs';
 import { DEVICE_PATHS } from '../src/api/protocol';
