@@ -89,6 +89,11 @@ const SETTLE_SECONDS = envNumber('ROOMS_SETTLE_SECONDS', 10);
 const WINDOW_SECONDS = envNumber('ROOMS_WINDOW_SECONDS', 60);
 const WARMUP_SECONDS = envNumber('ROOMS_WARMUP_SECONDS', 10);
 const STREAMING_TIMEOUT_SECONDS = envNumber('ROOMS_STREAMING_TIMEOUT_SECONDS', 180);
+/**
+ * Rounds per size of the package's window and the bare reader's in Node-RED, one after the other: a shared
+ * machine's spells of contention fall on both sides alike, and the goal's ratio is pooled over them.
+ */
+const ROUNDS = envNumber('ROOMS_ROUNDS', 1);
 const PER_PROCESS = 50;
 /** ROOMS_BASELINE=0 leaves the raw baseline out (it doubles the run). */
 const NO_BASELINE = process.env.ROOMS_BASELINE === '0';
@@ -290,8 +295,13 @@ interface RawSample {
   broken: number;
   /** Its process's CPU profile over the window, when the CPU profiler is on. */
   profile?: CpuProfile;
-  /** The same reader inside Node-RED (not with a profiler on). */
-  inNodeRed?: NodeRedWindow;
+}
+
+/** One round at one size: the package's window, then the bare reader's inside the same Node-RED. */
+interface Round {
+  size: number;
+  package: FleetSample;
+  bare: NodeRedWindow;
 }
 
 async function measureRaw(
@@ -385,34 +395,55 @@ async function measureBareInNodeRed(
   }
 }
 
-/** The bare reader inside Node-RED beside the same reader alone and the package, per size. */
-function bareInNodeRedReport(samples: readonly FleetSample[], raws: readonly RawSample[]): string {
+/**
+ * The bare reader inside Node-RED beside the same reader alone and the package, per size and round; at the
+ * goal's size, the ratio pooled over the rounds (all the package's CPU per event over all the bare
+ * reader's), which a shared machine's spells of contention sway less than any one round.
+ */
+function bareInNodeRedReport(
+  samples: readonly FleetSample[],
+  raws: readonly RawSample[],
+  rounds: readonly Round[],
+): string {
   const base = samples.find((sample) => sample.size === 0);
+  const goalRounds = rounds.filter((round) => round.size === GOAL_DEVICES);
   const goalLines: string[] = [];
-  const rows = raws.flatMap((raw) => {
-    const bare = raw.inNodeRed;
-    if (bare === undefined) return [];
-    const sample = samples.find((each) => each.size === raw.size);
-    const barePerEvent = perEvent(bare.cpu, bare.events);
-    const packagePerEvent = sample === undefined ? Number.NaN : perEvent(sample.cpu, sample.events);
-    const ratio = packagePerEvent / barePerEvent;
-    if (raw.size === GOAL_DEVICES)
-      goalLines.push(
-        `  goal at ${GOAL_DEVICES} devices: at most ${GOAL_CPU_RATIO}x the bare reader inside Node-RED: ` +
-          `${ratio.toFixed(2)}x, ${metOrMissed(ratio <= GOAL_CPU_RATIO)}`,
+  if (goalRounds.length > 0) {
+    const sum = (pick: (round: Round) => number) => goalRounds.reduce((total, each) => total + pick(each), 0);
+    const ratio =
+      perEvent(
+        sum((round) => round.package.cpu),
+        sum((round) => round.package.events),
+      ) /
+      perEvent(
+        sum((round) => round.bare.cpu),
+        sum((round) => round.bare.events),
       );
+    goalLines.push(
+      `  goal at ${GOAL_DEVICES} devices: at most ${GOAL_CPU_RATIO}x the bare reader inside Node-RED: ` +
+        `${ratio.toFixed(2)}x${goalRounds.length > 1 ? ` pooled over ${goalRounds.length} rounds` : ''}, ` +
+        metOrMissed(ratio <= GOAL_CPU_RATIO),
+    );
+  }
+  const rows = rounds.map((round, index) => {
+    const { bare, package: sample } = round;
+    const raw = raws.find((each) => each.size === round.size);
+    const barePerEvent = perEvent(bare.cpu, bare.events);
+    const packagePerEvent = perEvent(sample.cpu, sample.events);
+    const ratio = packagePerEvent / barePerEvent;
+    const number = rounds.slice(0, index + 1).filter((each) => each.size === round.size).length;
     return [
-      [
-        String(raw.size),
-        `${(bare.cpu * 100).toFixed(1)}%`,
-        `${(bare.mainThreadCpu * 100).toFixed(1)}%`,
-        `${(bare.systemCpu * 100).toFixed(1)}%`,
-        base === undefined ? '-' : `${((bare.heapUsed - base.heapUsed) / raw.size / 1024).toFixed(0)} KiB`,
-        `${barePerEvent.toFixed(1)} µs`,
-        `${(barePerEvent / perEvent(raw.cpu, raw.events)).toFixed(2)}x`,
-        `${ratio.toFixed(2)}x`,
-        String(bare.reconnected),
-      ],
+      String(round.size),
+      String(number),
+      `${(bare.cpu * 100).toFixed(1)}%`,
+      `${(bare.mainThreadCpu * 100).toFixed(1)}%`,
+      `${(bare.systemCpu * 100).toFixed(1)}%`,
+      base === undefined ? '-' : `${((bare.heapUsed - base.heapUsed) / round.size / 1024).toFixed(0)} KiB`,
+      `${barePerEvent.toFixed(1)} µs`,
+      raw === undefined ? '-' : `${(barePerEvent / perEvent(raw.cpu, raw.events)).toFixed(2)}x`,
+      `${(sample.cpu * 100).toFixed(1)}%`,
+      `${ratio.toFixed(2)}x`,
+      String(bare.reconnected),
     ];
   });
   return [
@@ -422,12 +453,14 @@ function bareInNodeRedReport(samples: readonly FleetSample[], raws: readonly Raw
     formatTable(
       [
         'devices',
+        'round',
         'cpu',
         'main thread',
         'kernel',
         'heap per device',
         'cpu/event',
         'in Node-RED/alone',
+        'package cpu',
         'package/in Node-RED',
         'streams reopened',
       ],
@@ -569,22 +602,29 @@ export async function run(): Promise<void> {
     const samples: FleetSample[] = [];
     let last: Awaited<ReturnType<typeof measureSize>> | undefined;
     const raws: RawSample[] = [];
+    const rounds: Round[] = [];
     for (const size of PROFILE ? SIZES : [0, ...SIZES]) {
-      last = await measureSize(nodeRed, processes, simulators.slice(0, size));
-      samples.push(last.sample);
-      if (PROFILE_KIND !== 'heap' && !NO_BASELINE && size > 0) {
-        const devices = simulators.slice(0, size);
-        const raw = await measureRaw(nodeRed, processes, devices);
+      const devices = simulators.slice(0, size);
+      const baseline = PROFILE_KIND !== 'heap' && !NO_BASELINE && size > 0;
+      for (let round = 1; round <= (baseline && !PROFILE ? ROUNDS : 1); round++) {
+        last = await measureSize(nodeRed, processes, devices);
+        samples.push(last.sample);
+        if (!baseline) continue;
+        if (round === 1) raws.push(await measureRaw(nodeRed, processes, devices));
         // Not under a profiler: the profile compares the package with the reader alone.
-        raws.push(
-          PROFILE ? raw : { ...raw, inNodeRed: await measureBareInNodeRed(nodeRed, processes, devices) },
-        );
+        if (!PROFILE) {
+          rounds.push({
+            size,
+            package: last.sample,
+            bare: await measureBareInNodeRed(nodeRed, processes, devices),
+          });
+        }
       }
     }
     await nodeRed.deploy([]);
     console.log(fleetReport(samples, READING_INTERVAL_MS));
     if (raws.length > 0) console.log(rawReport(samples, raws));
-    if (raws.some((raw) => raw.inNodeRed !== undefined)) console.log(bareInNodeRedReport(samples, raws));
+    if (rounds.length > 0) console.log(bareInNodeRedReport(samples, raws, rounds));
     if (last !== undefined) printProfiles(last, raws.at(-1));
     console.log(`  ${machineLine()}`);
     console.log('  reproduce: npm run build && node --require tsx/cjs bench/run.ts many-rooms');
