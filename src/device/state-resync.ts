@@ -76,10 +76,12 @@ export class ResyncSchedule {
         this.#schedule(waitMs);
         return;
       }
+      // Timers run on the monotonic clock and Date.now() on the wall clock, each rounded to its own
+      // millisecond: at the steady interval, the wall clock may say a little less. Half an interval absorbs it.
       const steady =
         this.#changesStreaming &&
         !this.#changesBroke &&
-        Date.now() - this.#lastReadAt < this.#steadyIntervalMs;
+        Date.now() - this.#lastReadAt < this.#steadyIntervalMs - this.#intervalMs / 2;
       // The next interval starts now: whatever the stream does in it decides the next resync.
       this.#changesBroke = !this.#changesStreaming;
       this.#schedule(this.#intervalMs);

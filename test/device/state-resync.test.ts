@@ -125,3 +125,35 @@ describe('device/state-resync: the timed resync stretched while the change strea
     should(reads).eql([1, 2, 3]);
   });
 });
+
+describe('device/state-resync: timers and the wall clock', () => {
+  // Timers run on the monotonic clock, Date.now() on the wall clock: each rounds to its own millisecond,
+  // so a timer may run when the wall clock says a millisecond less has passed. Two fake clocks, one each.
+  let timers: ReturnType<typeof FakeTimers.install>;
+  let wallClock: ReturnType<typeof FakeTimers.install>;
+
+  beforeEach(() => {
+    timers = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout'] });
+    wallClock = FakeTimers.install({ toFake: ['Date'] });
+  });
+  afterEach(() => {
+    wallClock.uninstall();
+    timers.uninstall();
+  });
+
+  it('reads when its timer runs a millisecond early by the wall clock, with the steady interval equal to the interval', async () => {
+    let reads = 0;
+    const schedule = new ResyncSchedule({ intervalMs: MINUTE, steadyIntervalMs: MINUTE }, async () => {
+      reads++;
+    });
+    try {
+      schedule.changesCondition({ state: 'streaming' });
+      schedule.restart();
+      wallClock.tick(MINUTE - 1);
+      await timers.tickAsync(MINUTE);
+      should(reads).equal(1);
+    } finally {
+      schedule.stop();
+    }
+  });
+});
