@@ -28,8 +28,9 @@
  * Reproduce: npm run build && node --require tsx/cjs bench/run.ts many-rooms
  * Overridable: ROOMS_SIZES=200,500,1000 ROOMS_SETTLE_SECONDS=10 ROOMS_WINDOW_SECONDS=60 ROOMS_BASELINE=0
  * ROOMS_WARMUP_SECONDS=10 ROOMS_STREAMING_TIMEOUT_SECONDS=180 ROOMS_PROFILE=1 ROOMS_PROFILE_SIZE=200
- * ROOMS_BARE_READING=data (the baseline reads the body with `data` events, as the package does; `tls`: on a
- * bare TLS socket, its chunked answer taken apart by hand, with no HTTP library)
+ * ROOMS_BARE_READING=data (the baseline reads the body with `data` events; the package takes each chunk
+ * from undici's dispatcher; `tls`: on a bare TLS socket, its chunked answer taken apart by hand, with no
+ * HTTP library)
  * ROOMS_ROUNDS=2 (per size, the package's window and the bare reader's in Node-RED take turns this many
  * times; the goal's ratio is pooled over the rounds, so that a spell of contention on a shared machine falls
  * on both sides rather than on one)
@@ -101,7 +102,7 @@ const PER_PROCESS = 50;
 /** ROOMS_BASELINE=0 leaves the raw baseline out (it doubles the run). */
 const NO_BASELINE = process.env.ROOMS_BASELINE === '0';
 /**
- * How the baseline's bare reader reads the body: `for await` (default), `data` events as the package does,
+ * How the baseline's bare reader reads the body: `for await` (default), `data` events,
  * or `tls`, on a bare TLS socket with no HTTP library.
  */
 const BARE_READING = bareReading(process.env.ROOMS_BARE_READING ?? 'for-await');

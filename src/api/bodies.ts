@@ -4,7 +4,6 @@
  * the transport moves the bytes and the client judges the status.
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import type { Dispatcher } from 'undici';
 import { DeviceError } from '../errors';
 import { isHeaderValue } from './http-syntax';
 import { redact } from './redact';
@@ -115,10 +114,6 @@ export function decodeBody(
 }
 
 /** Stops reading a body; undici reports that as an error that nobody needs to hear. */
-export function discard(body: Dispatcher.ResponseData['body']): void {
-  body.on('error', () => undefined);
-  body.destroy();
-}
 
 export function encodeBody(body: unknown): string | undefined {
   if (body === undefined) return undefined;
@@ -201,7 +196,7 @@ export function assertEventStream(
   path: string,
   statusCode: number,
   headers: Record<string, string>,
-  body: Dispatcher.ResponseData['body'],
+  body: { destroy(): void },
 ): void {
   const contentType = headers['content-type'] ?? '';
   const encoding = headers['content-encoding'];
@@ -212,6 +207,6 @@ export function assertEventStream(
     instead = `an event stream compressed as '${encoding}', which was not asked for and cannot be read`;
   }
   if (instead === undefined) return;
-  discard(body);
+  body.destroy();
   throw new DeviceError('BAD_RESPONSE', `The device answered GET ${path} with ${instead}`, { statusCode });
 }

@@ -1,5 +1,6 @@
 import { type buildConnector, Client, type Dispatcher, errors } from 'undici';
 import { type CallerSignal, whenAborted } from './abort';
+import { dispatchStream, type StreamAnswer } from './stream-body';
 
 /** At most this many connections carry requests at once; each event stream has one of its own besides. */
 const MAX_REQUEST_CONNECTIONS = 4;
@@ -82,15 +83,14 @@ export class DeviceConnections {
     });
   }
 
-  /** A long-lived request (an event stream) on a connection of its own, closed when its body closes. */
-  stream(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+  /** A long-lived request (an event stream) on a connection of its own, closed when its body ends. */
+  stream(options: Dispatcher.DispatchOptions, signal: CallerSignal | undefined): Promise<StreamAnswer> {
     const client = this.#client();
     this.#streams.add(client);
-    const end = (): void => {
+    return dispatchStream(client, options, signal, () => {
       this.#streams.delete(client);
       void client.destroy().catch(() => undefined);
-    };
-    return this.#requestOn(client, options, end);
+    });
   }
 
   /** Ends every connection and every request and stream on them. */

@@ -16,6 +16,7 @@ export {
   STREAM_PATHS,
   STREAMING_PATHS,
 } from './protocol';
+export type { StreamBody, StreamBodyListener } from './stream-body';
 export {
   type DeviceEvent,
   EventStream,

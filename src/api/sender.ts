@@ -1,10 +1,10 @@
-import type { Dispatcher } from 'undici';
 import { DeviceError } from '../errors';
 import type { CallerSignal } from './abort';
 import type { Answer } from './bodies';
 import { clientClosedError, errorFromTransport } from './errors';
 import type { HttpMethod } from './protocol';
 import type { RequestLimiter } from './request-limiter';
+import type { StreamAnswer } from './stream-body';
 import type { DeviceTransport } from './transport';
 import type { VendorWords } from './vendor-words';
 
@@ -63,7 +63,7 @@ export class RequestSender {
   }
 
   /** A long-lived GET with `Accept: text/event-stream`; its body is the caller's to read and end. */
-  async openStream(path: string, token: string, signal: CallerSignal): Promise<Dispatcher.ResponseData> {
+  async openStream(path: string, token: string, signal: CallerSignal): Promise<StreamAnswer> {
     const { limiter, vendor, transport } = this.#options;
     if (!limiter.tryAcquire()) await limiter.acquire(signal);
     this.#assertOpen();

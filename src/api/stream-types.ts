@@ -1,6 +1,6 @@
-import type { Readable } from 'node:stream';
 import type { DeviceError } from '../errors';
 import type { CallerSignal } from './abort';
+import type { StreamBody } from './stream-body';
 
 /** What an event stream emits and takes: its events, states and options, without the stream itself. */
 
@@ -39,8 +39,8 @@ export interface EventStreamEvents {
 export interface StreamResponse {
   statusCode: number;
   headers: Record<string, string>;
-  /** A Node.js readable stream, as undici's body is. */
-  body: Readable;
+  /** Its chunks, for one listener: `body.read({ onChunk, onEnd })`; `body.destroy()` lets go. */
+  body: StreamBody;
 }
 
 /** What an EventStream needs of the client: open the path once, and ask leave for a new connection. */
@@ -63,6 +63,11 @@ export interface EventStreamOptions {
   reconnect?: { initialMs?: number; maxMs?: number; resetAfterMs?: number };
   /** One event larger than this is dropped (with a `warning`); the stream goes on. Default 64 KiB. */
   maxEventBytes?: number;
+  /**
+   * Called with each event, before the `event` listeners: one direct call, where an emitter costs a
+   * fleet of streams a measurable share of each event (bench/README.md, many-rooms).
+   */
+  onEvent?: (event: DeviceEvent) => void;
 }
 
 export const STREAM_DEFAULTS = {

@@ -8,6 +8,7 @@ import { positive } from './settings';
 import { MAX_TIMER_MS } from './settings-rules';
 import { SseReader } from './sse-reader';
 import {
+  type DeviceEvent,
   type EventStreamEvents,
   type EventStreamOptions,
   STREAM_DEFAULTS,
@@ -56,6 +57,7 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
   readonly #aliveOnEventsOnly: boolean;
   readonly #reconnect: { initialMs: number; maxMs: number; resetAfterMs: number };
   readonly #maxEventBytes: number;
+  readonly #onEvent: ((event: DeviceEvent) => void) | undefined;
   #state: StreamState = 'connecting';
   #started = false;
   #closed = false;
@@ -87,6 +89,7 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
       integer: true,
       max: MAX_TIMER_MS,
     });
+    this.#onEvent = options.onEvent;
   }
 
   get state(): StreamState {
@@ -154,9 +157,9 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
   }
 
   /**
-   * Reads the body until it ends, breaks off or goes silent. Chunks are taken as `data` events rather
-   * than through the body's async iterator: that costs a promise, a microtask and a `nextTick` per chunk,
-   * which is most of what a reading costs on a fleet of devices (bench/README.md, many-rooms).
+   * Reads the body until it ends, breaks off or goes silent. Each chunk comes in a direct call (see
+   * StreamBody): an async iterator would cost a promise, a microtask and a `nextTick` per chunk, most of
+   * what a reading costs on a fleet of devices (bench/README.md, many-rooms).
    */
   #read(response: StreamResponse, connection: RequestAbort): Promise<DeviceError> {
     const { body } = response;
@@ -189,7 +192,9 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
       onEvent: (event, data) => {
         const receivedAt = Date.now();
         if (this.#aliveOnEventsOnly) lastLifeAt = receivedAt;
-        this.emit('event', { event, data: parseData(data), receivedAt });
+        const read: DeviceEvent = { event, data: parseData(data), receivedAt };
+        this.#onEvent?.(read);
+        if (this.listenerCount('event') > 0) this.emit('event', read);
       },
       onOversized: (name, bytes) => this.#warnOversized(name, bytes),
     });
@@ -200,7 +205,6 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
         ended = true;
         clearTimeout(idleTimer);
         clearTimeout(healthy);
-        body.off('data', onData);
         resolve(result);
       };
       const brokeOff = (error: unknown): void => {
@@ -216,23 +220,24 @@ export class EventStream extends EventEmitter<EventStreamEvents> {
         else
           end(new DeviceError('UNREACHABLE', `The event stream ${this.path} broke off: ${errorText(error)}`));
       };
-      const onData = (chunk: Buffer | Uint8Array): void => {
-        if (!this.#aliveOnEventsOnly) lastLifeAt = Date.now();
-        try {
-          reader.feed(chunk);
-        } catch (error) {
-          // A listener that throws ends this connection as a broken one, not the process.
-          connection.abort();
-          brokeOff(error);
-        }
-      };
-      body.on('data', onData);
-      body.once('end', () =>
-        end(new DeviceError('UNREACHABLE', `The device ended the event stream ${this.path}`)),
-      );
-      body.on('error', brokeOff);
-      // Destroyed without an error (an abort may do that): broken off all the same.
-      body.once('close', () => brokeOff(new Error('the connection closed')));
+      body.read({
+        onChunk: (chunk) => {
+          if (ended) return;
+          if (!this.#aliveOnEventsOnly) lastLifeAt = Date.now();
+          try {
+            reader.feed(chunk);
+          } catch (error) {
+            // A listener that throws ends this connection as a broken one, not the process.
+            brokeOff(error);
+            connection.abort();
+          }
+        },
+        onEnd: (error) => {
+          if (error === undefined) {
+            end(new DeviceError('UNREACHABLE', `The device ended the event stream ${this.path}`));
+          } else brokeOff(error);
+        },
+      });
     });
   }
 

@@ -1,11 +1,12 @@
 import type { buildConnector, Dispatcher } from 'undici';
 import { DeviceError } from '../errors';
 import { type CallerSignal, RequestAbort } from './abort';
-import { type Answer, decodeBody, discard, flattenHeaders, MAX_RESPONSE_BYTES } from './bodies';
+import { type Answer, decodeBody, flattenHeaders, MAX_RESPONSE_BYTES } from './bodies';
 import { DeviceConnections } from './connections';
 import { clientClosedError, errorFromTransport, safeCause } from './errors';
 import { redact } from './redact';
 import { timeoutText } from './settings-rules';
+import type { StreamAnswer } from './stream-body';
 import { createPinningConnector, unverifiedSecureContext } from './tls';
 import type { HttpMethod, TlsOptions } from './types';
 
@@ -138,18 +139,20 @@ export class DeviceTransport {
     path: string,
     headers: Record<string, string>,
     signal: CallerSignal,
-  ): Promise<Dispatcher.ResponseData> {
+  ): Promise<StreamAnswer> {
     this.#assertOpen();
     try {
-      return await this.#connections.stream({
-        method: 'GET',
-        path,
-        headers,
+      return await this.#connections.stream(
+        {
+          method: 'GET',
+          path,
+          headers,
+          headersTimeout: this.#timeoutMs,
+          // The stream has no end; a silent one is the EventStream's idle timeout to judge.
+          bodyTimeout: 0,
+        },
         signal,
-        headersTimeout: this.#timeoutMs,
-        // The stream has no end; a silent one is the EventStream's idle timeout to judge.
-        bodyTimeout: 0,
-      });
+      );
     } catch (error) {
       throw this.#failure(error, false, signal);
     }
@@ -159,24 +162,26 @@ export class DeviceTransport {
    * At most 64 KiB of an error answer to a stream request, within the timeout: enough for any message, and
    * a device that sends the headers of a 503 and then nothing must not hold the stream for good.
    */
-  async readShort(response: Dispatcher.ResponseData): Promise<string> {
+  readShort(response: StreamAnswer): Promise<string> {
+    const { body } = response;
     const chunks: Buffer[] = [];
     let received = 0;
-    const timer = setTimeout(() => response.body.destroy(), this.#timeoutMs);
-    try {
-      for await (const chunk of response.body) {
-        const buffer = chunk as Buffer;
-        chunks.push(buffer);
-        received += buffer.length;
-        if (received > 64 * 1024) break;
-      }
-    } catch {
-      // What arrived is enough to name the error.
-    } finally {
-      clearTimeout(timer);
-      discard(response.body);
-    }
-    return Buffer.concat(chunks).toString('utf8');
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => body.destroy(), this.#timeoutMs);
+      body.read({
+        onChunk: (chunk) => {
+          if (received > 64 * 1024) return;
+          chunks.push(chunk);
+          received += chunk.length;
+          if (received > 64 * 1024) body.destroy();
+        },
+        // However it ends, what arrived is enough to name the error.
+        onEnd: () => {
+          clearTimeout(timer);
+          resolve(Buffer.concat(chunks).toString('utf8'));
+        },
+      });
+    });
   }
 
   /** Ends every exchange under way and frees every socket. */

@@ -102,8 +102,9 @@ export class DeviceConnection extends EventEmitter<DeviceConnectionEvents> {
       if (!known) this.emit('pinMismatch', expected, seen);
     });
     const idleTimeoutMs = options.streamIdleTimeoutMs;
-    this.#streams = new StreamHub((path) =>
+    this.#streams = new StreamHub((path, onEvent) =>
       this.client.eventStream(path, {
+        onEvent,
         // The data stream carries metrics every 5 s; the change stream is silent until something changes,
         // so silence there says little: it is reopened (and the zones read again) only after 18 times as long.
         idleTimeoutMs:

@@ -11,7 +11,6 @@ import type { DeviceError } from '../errors';
 
 /** What the hub needs of a stream: the client's EventStream has this shape. */
 export interface LiveStream {
-  on(name: 'event', listener: (event: StreamEvent) => void): unknown;
   on(name: 'state', listener: (state: LiveStreamState, detail: LiveStreamStateDetail) => void): unknown;
   /** Something was skipped and the stream goes on (an event over the size cap). */
   on(name: 'warning', listener: (warning: DeviceError, detail: StreamWarningDetail) => void): unknown;
@@ -36,6 +35,9 @@ export interface LiveStreamStateDetail {
 /** The data stream (talker position, metrics) and the change stream (device changes). */
 export type StreamKind = 'data' | 'changes';
 
+/** Makes the stream for a path, calling `onEvent` directly with each of its events. */
+export type OpenLiveStream = (path: string, onEvent: (event: StreamEvent) => void) => LiveStream;
+
 export const STREAM_PATHS: Readonly<Record<StreamKind, string>> = DEVICE_STREAM_PATHS;
 
 export { DATA_EVENT_NAMES };
@@ -59,7 +61,6 @@ export interface StreamSubscriber {
 const MUTED_EVENT = dataErrorEventName('soundLocation');
 
 function isMutedEvent(event: StreamEvent): boolean {
-  if (event.event !== MUTED_EVENT) return false;
   const data = event.data as { statusCode?: unknown } | null;
   return typeof data === 'object' && data !== null && data.statusCode === 503;
 }
@@ -77,7 +78,9 @@ interface SharedStreamWatchers {
 }
 
 class SharedStream {
-  readonly subscribers = new Set<StreamSubscriber>();
+  readonly stream: LiveStream;
+  /** Replaced, never changed in place: an event's fan-out goes on over the list it began with. */
+  #subscribers: readonly StreamSubscriber[] = [];
   #condition: StreamCondition = { state: 'connecting' };
   #muted = false;
   #streamState: LiveStreamState = 'connecting';
@@ -86,15 +89,16 @@ class SharedStream {
 
   constructor(
     readonly kind: StreamKind,
-    readonly stream: LiveStream,
+    open: OpenLiveStream,
     readonly watchers: SharedStreamWatchers,
   ) {
-    stream.on('event', (event) => this.#onEvent(event));
+    const stream = open(STREAM_PATHS[kind], (event) => this.#onEvent(event));
+    this.stream = stream;
     stream.on('state', (state, detail) => this.#onState(state, detail));
     stream.on('warning', (warning, detail) => {
       if (!this.#warned) watchers.onFirstWarning(warning, kind, detail);
       this.#warned = true;
-      for (const subscriber of this.subscribers) subscriber.onWarning?.(warning, kind, detail);
+      for (const subscriber of this.#subscribers) subscriber.onWarning?.(warning, kind, detail);
     });
   }
 
@@ -102,12 +106,40 @@ class SharedStream {
     return this.#condition;
   }
 
+  get subscriberCount(): number {
+    return this.#subscribers.length;
+  }
+
+  add(subscriber: StreamSubscriber): void {
+    if (!this.#subscribers.includes(subscriber)) this.#subscribers = [...this.#subscribers, subscriber];
+  }
+
+  /** Whether `subscriber` was one. */
+  remove(subscriber: StreamSubscriber): boolean {
+    const left = this.#subscribers.filter((known) => known !== subscriber);
+    if (left.length === this.#subscribers.length) return false;
+    this.#subscribers = left;
+    return true;
+  }
+
+  clear(): void {
+    this.#subscribers = [];
+  }
+
+  // Runs for every event of every device: the usual reading costs one comparison before the fan-out.
   #onEvent(event: StreamEvent): void {
     if (this.kind === 'data') {
-      if (isMutedEvent(event)) this.#setMuted(true);
-      else if (event.event === 'soundLocation') this.#setMuted(false);
+      const name = event.event;
+      if (name === 'soundLocation') {
+        if (this.#muted) this.#setMuted(false);
+      } else if (name === MUTED_EVENT && isMutedEvent(event)) this.#setMuted(true);
     }
-    for (const subscriber of this.subscribers) subscriber.onEvent(event);
+    const subscribers = this.#subscribers;
+    for (const subscriber of subscribers) {
+      // One that a subscriber before it let go (its node closed) hears no more.
+      if (this.#subscribers !== subscribers && !this.#subscribers.includes(subscriber)) continue;
+      subscriber.onEvent(event);
+    }
   }
 
   #onState(state: LiveStreamState, detail: LiveStreamStateDetail): void {
@@ -148,12 +180,12 @@ class SharedStream {
 
   #publish(condition: StreamCondition): void {
     this.#condition = condition;
-    for (const subscriber of this.subscribers) subscriber.onCondition?.(condition, this.kind);
+    for (const subscriber of this.#subscribers) subscriber.onCondition?.(condition, this.kind);
   }
 }
 
 export class StreamHub {
-  readonly #open: (path: string) => LiveStream;
+  readonly #open: OpenLiveStream;
   readonly #streams = new Map<StreamKind, SharedStream>();
   readonly #closing = new Set<Promise<void>>();
   readonly #muteWatchers = new Set<(muted: boolean) => void>();
@@ -161,7 +193,7 @@ export class StreamHub {
   #closed = false;
 
   /** `open` makes a stream for a path (the connection passes its client's `eventStream`). */
-  constructor(open: (path: string) => LiveStream) {
+  constructor(open: OpenLiveStream) {
     this.#open = open;
   }
 
@@ -174,7 +206,7 @@ export class StreamHub {
     if (this.#closed) return () => {};
     let shared = this.#streams.get(kind);
     if (shared === undefined) {
-      shared = new SharedStream(kind, this.#open(STREAM_PATHS[kind]), {
+      shared = new SharedStream(kind, this.#open, {
         onMuted: (muted) => {
           for (const watcher of this.#muteWatchers) watcher(muted);
         },
@@ -183,16 +215,16 @@ export class StreamHub {
         },
       });
       this.#streams.set(kind, shared);
-      shared.subscribers.add(subscriber);
+      shared.add(subscriber);
       shared.stream.start();
     } else {
-      shared.subscribers.add(subscriber);
+      shared.add(subscriber);
     }
     subscriber.onCondition?.(shared.condition, kind);
     const subscribed = shared;
     return () => {
-      if (!subscribed.subscribers.delete(subscriber)) return;
-      if (subscribed.subscribers.size > 0 || this.#streams.get(kind) !== subscribed) return;
+      if (!subscribed.remove(subscriber)) return;
+      if (subscribed.subscriberCount > 0 || this.#streams.get(kind) !== subscribed) return;
       this.#streams.delete(kind);
       this.#closeStream(subscribed);
     };
@@ -230,7 +262,7 @@ export class StreamHub {
   }
 
   #closeStream(shared: SharedStream): void {
-    shared.subscribers.clear();
+    shared.clear();
     shared.stream.removeAllListeners();
     // A failing close is the stream's own business: the socket is gone either way.
     const closing = shared.stream.close().catch(() => undefined);

@@ -13,7 +13,7 @@ export interface SoundLocation {
   time: string | undefined;
   coordinates: Point | undefined;
   /** The ids of the zones the device itself calls triggered (zero or one in practice). */
-  triggeredZoneIds: string[];
+  triggeredZoneIds: readonly string[];
   voiceDetected: boolean | undefined;
 }
 
@@ -36,10 +36,13 @@ function zoneIdOf(entry: unknown): string | undefined {
   return zoneIdText(id) ?? zoneIdText(zoneId);
 }
 
+/** Shared by every reading that names no zone, the most common kind: one array fewer to collect. */
+const NO_IDS: readonly string[] = Object.freeze([]);
+
 /** The ids the device names as triggered. A loop, not map and filter: this runs for every reading. */
-function triggeredIds(triggered: unknown): string[] {
+function triggeredIds(triggered: unknown): readonly string[] {
+  if (!Array.isArray(triggered) || triggered.length === 0) return NO_IDS;
   const ids: string[] = [];
-  if (!Array.isArray(triggered)) return ids;
   for (const entry of triggered) {
     const id = zoneIdOf(entry);
     if (id !== undefined) ids.push(id);
